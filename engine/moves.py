@@ -1,0 +1,107 @@
+"""Moves as a player makes them (one turn, one record line) and actions as integers.
+
+A turn is one `Move` (`C4 b2`, `d+5 c3`, `s-2 a1`, `pass`); the engine's state sees it as
+one or more integer actions: a castle or starting-tile placement is one action, a draw is
+DRAW, then the chance outcome (the tile), then the placement of the drawn tile.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from engine import pieces
+from engine.geometry import Geometry
+
+CASTLE = "castle"
+DRAW = "draw"
+START = "start"
+PASS = "pass"
+KINDS = (CASTLE, DRAW, START, PASS)
+
+
+class MoveSyntaxError(ValueError):
+    """Text that is not a move; `column` is 1-based within the text."""
+
+    def __init__(self, message: str, column: int = 1) -> None:
+        super().__init__(message)
+        self.column = column
+
+
+class IllegalMoveError(ValueError):
+    """A well-formed move that the rules do not allow in this position."""
+
+
+@dataclass(frozen=True)
+class Move:
+    kind: str
+    cell: int | None = None
+    rank: int = 0  # castles
+    tile: int = 0  # drawn or starting tile, as a piece code
+
+    @classmethod
+    def from_str(cls, text: str, geometry: Geometry) -> Move:
+        """Parse `C4 b2`, `d+5 c3`, `s-2 a1` or `pass`."""
+        parts = text.split()
+        if parts == ["pass"]:
+            return cls(PASS)
+        if not parts:
+            raise MoveSyntaxError("missing move")
+        action = parts[0]
+        if len(parts) != 2:
+            column = len(action) + 2 if len(parts) > 2 else 1
+            raise MoveSyntaxError(f"'{text}' is not a move (expected e.g. 'C4 b2')", column)
+        try:
+            cell = geometry.parse_cell(parts[1])
+        except ValueError as error:
+            raise MoveSyntaxError(str(error), text.index(parts[1]) + 1) from None
+        if len(action) == 2 and action[0] == "C" and action[1] in "1234":
+            return cls(CASTLE, cell, rank=int(action[1]))
+        if action[:1] in ("d", "s"):
+            try:
+                tile = pieces.parse_tile(action[1:])
+            except ValueError as error:
+                raise MoveSyntaxError(str(error), 2) from None
+            return cls(DRAW if action[0] == "d" else START, cell, tile=tile)
+        raise MoveSyntaxError(f"unknown action '{action}'")
+
+    def to_str(self, geometry: Geometry) -> str:
+        if self.kind == PASS:
+            return "pass"
+        assert self.cell is not None
+        cell = geometry.cell_name(self.cell)
+        if self.kind == CASTLE:
+            return f"C{self.rank} {cell}"
+        prefix = "d" if self.kind == DRAW else "s"
+        return f"{prefix}{pieces.piece_token(self.tile)} {cell}"
+
+
+@dataclass(frozen=True)
+class ActionCodes:
+    """The integer action ids of one board size.
+
+    castle of rank r on cell c: (r-1)·N + c;  starting tile on c: 4N + c;
+    drawn tile on c: 5N + c;  draw: 6N;  pass: 6N + 1;  choose face-up tile t (no-luck): 6N + 2 + t.
+    Chance outcomes are tile codes (tile draws and deals) or seat numbers (first player).
+    """
+
+    cells: int
+
+    def castle(self, rank: int, cell: int) -> int:
+        return (rank - 1) * self.cells + cell
+
+    def start(self, cell: int) -> int:
+        return 4 * self.cells + cell
+
+    def place_drawn(self, cell: int) -> int:
+        return 5 * self.cells + cell
+
+    @property
+    def draw(self) -> int:
+        return 6 * self.cells
+
+    @property
+    def pass_(self) -> int:
+        return 6 * self.cells + 1
+
+    def choose(self, tile: int) -> int:
+        return 6 * self.cells + 2 + tile

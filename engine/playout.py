@@ -1,0 +1,116 @@
+"""Fast random playouts: the random policy for every seat, chance sampled, to the game's end.
+
+The policy is the random agent's: uniform over the kinds of action the seat can take
+(castle, draw, starting tile), then uniform over its castle ranks, then over the empty cells.
+It drives the state's own rule primitives, so the rules live in one place; only the choices
+are made here, from local lists that avoid rebuilding legal-action lists every ply.
+"""
+
+from __future__ import annotations
+
+import random
+
+from engine import pieces
+from engine.state import DEAL, DRAWN, FIRST, OVER, PLACE, TURN, State
+
+_TILE_CODES = range(1, pieces.CASTLE_BASE)
+
+
+def random_playout(state: State, rng: random.Random, record: bool = False) -> list[int]:
+    """Play `state` to the end in place and return the final gold.
+
+    With `record`, every action is appended to the state's history (so the game can be
+    replayed and stored); without it the history stops where the playout began.
+    """
+    rand = rng.random
+    cells = state.cells
+    history = state.history if record else None
+    while state.phase != OVER:
+        epoch = state.epoch
+        board = state.board
+        empties = [c for c in range(cells) if not board[c]]
+        bag = [t for t in _TILE_CODES for _ in range(state.supply[t])]
+        while state.phase != OVER and state.epoch == epoch:
+            phase = state.phase
+            seat = state.seat
+            if phase == TURN:
+                start = state.start_tiles[seat]
+                castles = state.castles[seat]
+                has_castle = state.castles_left[seat] > 0
+                kinds = has_castle + (len(bag) > 0) + (start > 0)
+                if not kinds:
+                    if history is not None:
+                        history.append(6 * cells + 1)
+                    state.end_turn()
+                    continue
+                kind = int(rand() * kinds)
+                i = int(rand() * len(empties))
+                cell = empties[i]
+                empties[i] = empties[-1]
+                empties.pop()
+                if has_castle and kind == 0:
+                    ranks = [r for r in range(4) if castles[r]]
+                    rank = ranks[int(rand() * len(ranks))]
+                    castles[rank] -= 1
+                    state.castles_left[seat] -= 1
+                    if not state.castles_left[seat]:
+                        state.last_castle_placed = True
+                    piece = pieces.CASTLE_BASE + 4 * seat + rank
+                    action = [rank * cells + cell]
+                elif start and kind == kinds - 1:
+                    state.start_tiles[seat] = 0
+                    piece = start
+                    action = [4 * cells + cell]
+                else:
+                    piece = _take(bag, rand)
+                    state.supply[piece] -= 1
+                    state.supply_size -= 1
+                    if state.no_luck:
+                        action = [6 * cells + 2 + piece, 5 * cells + cell]
+                    else:
+                        action = [6 * cells, piece, 5 * cells + cell]
+                if history is not None:
+                    history.extend(action)
+                state.place(cell, piece)
+                state.end_turn()
+            elif phase == DEAL:
+                tile = _take(bag, rand)
+                if history is not None:
+                    history.append(tile)
+                state.supply[tile] -= 1
+                state.supply_size -= 1
+                state.start_tiles[seat] = tile
+                state._deal_next()
+            elif phase == FIRST:
+                state.apply_action(int(rand() * state.players))
+                if history is None:
+                    state.history.pop()
+            elif phase == DRAWN:
+                tile = _take(bag, rand)
+                if history is not None:
+                    history.append(tile)
+                state.supply[tile] -= 1
+                state.supply_size -= 1
+                state.pending_tile = tile
+                state.phase = PLACE
+            else:  # PLACE: a tile drawn before the playout began
+                i = int(rand() * len(empties))
+                cell = empties[i]
+                empties[i] = empties[-1]
+                empties.pop()
+                if history is not None:
+                    history.append(5 * cells + cell)
+                tile = state.pending_tile
+                state.pending_tile = 0
+                state.place(cell, tile)
+                state.end_turn()
+    return list(state.gold)
+
+
+def _take(bag: list[int], rand) -> int:
+    """Remove and return a uniformly random element of the bag."""
+    i = int(rand() * len(bag))
+    item = bag[i]
+    bag[i] = bag[-1]
+    bag.pop()
+    return item
