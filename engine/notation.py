@@ -38,7 +38,9 @@ def parse_board(text: str, rules: RuleSet, players: int | None = None) -> list[i
     """
     row_texts = text.split("/")
     if len(row_texts) != rules.rows:
-        raise BoardSyntaxError(f"expected {rules.rows} rows separated by '/', found {len(row_texts)}")
+        raise BoardSyntaxError(
+            f"expected {rules.rows} rows separated by '/', found {len(row_texts)}"
+        )
     board: list[int] = []
     positions: dict[int, tuple[int, int]] = {}
     for row_number, row_text in enumerate(row_texts, start=1):

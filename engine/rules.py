@@ -80,9 +80,7 @@ class RuleSet:
             )
         unknown = sorted(set(self.variants) - set(VARIANTS))
         if unknown:
-            raise RulesError(
-                f"unknown variant '{unknown[0]}' (choose from {', '.join(VARIANTS)})"
-            )
+            raise RulesError(f"unknown variant '{unknown[0]}' (choose from {', '.join(VARIANTS)})")
 
     @property
     def cells(self) -> int:

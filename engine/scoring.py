@@ -171,7 +171,9 @@ def score_breakdown(board: Sequence[int], players: int, geometry: Geometry) -> B
     for index, line in enumerate(geometry.lines):
         is_row = index < geometry.rows
         label = (
-            f"row {index + 1}" if is_row else f"column {geometry.cell_name(index - geometry.rows)[0]}"
+            f"row {index + 1}"
+            if is_row
+            else f"column {geometry.cell_name(index - geometry.rows)[0]}"
         )
         for cells in _segments(line, board):
             base = segment_base(board, cells)

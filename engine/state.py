@@ -13,8 +13,8 @@ from dataclasses import dataclass, field
 
 from engine import pieces
 from engine.geometry import Geometry, geometry
-from engine.notation import board_string
 from engine.moves import ActionCodes, IllegalMoveError, Move
+from engine.notation import board_string
 from engine.rules import RuleSet, check_players
 from engine.scoring import add_line_gold, score_gold, wizard_bonus_cells
 
@@ -125,7 +125,7 @@ class State:
 
     def current_player(self) -> int:
         phase = self.phase
-        if phase == TURN or phase == PLACE:
+        if phase in (TURN, PLACE):
             return self.seat
         if phase == OVER:
             return TERMINAL
@@ -233,7 +233,9 @@ class State:
         elif phase == PLACE:
             cell = action - 5 * cells
             if not 0 <= cell < cells or self.board[cell]:
-                raise IllegalMoveError(f"action {action} does not place the drawn tile on an empty cell")
+                raise IllegalMoveError(
+                    f"action {action} does not place the drawn tile on an empty cell"
+                )
             self.history.append(action)
             tile = self.pending_tile
             self.pending_tile = 0
@@ -271,7 +273,9 @@ class State:
         kind, cell = divmod(action, cells)
         if kind < 4:
             if not self.castles[seat][kind]:
-                raise IllegalMoveError(f"seat {pieces.SEAT_LETTERS[seat]} has no rank-{kind + 1} castle left")
+                raise IllegalMoveError(
+                    f"seat {pieces.SEAT_LETTERS[seat]} has no rank-{kind + 1} castle left"
+                )
             self._check_empty(cell)
             self.history.append(action)
             self.castles[seat][kind] -= 1
@@ -449,10 +453,12 @@ class State:
     def play_chance(self, rng: random.Random) -> None:
         """Resolve one chance node by sampling it."""
         outcomes = self.chance_outcomes()
+        action = outcomes[-1][0]
         pick = rng.random()
-        for action, probability in outcomes:
+        for candidate, probability in outcomes:
             pick -= probability
             if pick < 0:
+                action = candidate
                 break
         self.apply_action(action)
 

@@ -1,0 +1,46 @@
+"""The `kingdoms` command: gathers the subcommands each layer offers.
+
+It lives in the data layer because that layer may import the engine; the dashboard is
+started as a program (`streamlit run`), never imported, so arrows still only point down.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from types import ModuleType
+
+from data.commands import bench
+from engine.cli_support import EXIT_FAILURE, BadInput, fail_bad_input
+from engine.commands import replay, score
+
+COMMANDS: tuple[ModuleType, ...] = (score, replay, bench)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="kingdoms",
+        description="Kingdoms Analytics: rules engine, agents, game lake and dashboard.",
+    )
+    subparsers = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
+    for command in COMMANDS:
+        sub = subparsers.add_parser(command.NAME, help=command.HELP, description=command.HELP)
+        command.add_arguments(sub)
+        sub.set_defaults(run=command.run)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        return args.run(args)
+    except BadInput as error:
+        return fail_bad_input(str(error))
+    except KeyboardInterrupt:
+        print("kingdoms: interrupted", file=sys.stderr)
+        return EXIT_FAILURE
+
+
+if __name__ == "__main__":
+    sys.exit(main())

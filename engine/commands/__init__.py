@@ -1,0 +1,1 @@
+"""The engine's subcommands of `kingdoms`. Each module offers NAME, HELP, add_arguments, run."""

@@ -1,0 +1,84 @@
+"""A game's action list read back as what happened: starting-tile deals and turns.
+
+Walks a fresh state through the actions, so what it yields is exactly what the engine
+accepted; records, the lake and the replay viewer all read games through it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+
+from engine import moves
+from engine.moves import Move
+from engine.state import DEAL, DRAWN, FIRST, PLACE, TURN, Game, State
+
+
+@dataclass(frozen=True)
+class Deal:
+    """A seat's starting tile for an epoch."""
+
+    epoch: int
+    seat: int
+    tile: int
+
+
+@dataclass(frozen=True)
+class Turn:
+    """One seat's turn: the move, the actions it took, and the state just before it."""
+
+    epoch: int
+    seat: int
+    move: Move
+    actions: tuple[int, ...]
+    before: State
+
+
+def walk(game: Game, actions: Iterable[int], keep_states: bool = False) -> Iterator[Deal | Turn]:
+    """Yield deals and turns in order.
+
+    With `keep_states` each Turn holds a clone of the state before it (for viewers);
+    otherwise `before` is the live state, valid only until the next item is requested.
+    """
+    state = game.new_initial_state()
+    codes = game.codes
+    pending: list[int] = []
+    held = epoch = seat = 0
+    before = state
+    for action in actions:
+        phase = state.phase
+        if phase == DEAL:
+            yield Deal(state.epoch, state.seat, action)
+        elif phase == TURN:
+            before = state.clone() if keep_states else state
+            epoch, seat = state.epoch, state.seat
+            held = state.start_tiles[seat]
+            pending = [action]
+        elif phase != FIRST:
+            pending.append(action)
+        state.apply_action(action)
+        if pending and state.phase not in (DRAWN, PLACE):
+            yield Turn(epoch, seat, _move(pending, held, codes), tuple(pending), before)
+            pending = []
+
+
+def _move(actions: list[int], held: int, codes: moves.ActionCodes) -> Move:
+    first = actions[0]
+    if first == codes.pass_:
+        return Move(moves.PASS)
+    kind, cell = divmod(first, codes.cells)
+    if kind < 4:
+        return Move(moves.CASTLE, cell, rank=kind + 1)
+    if kind == 4:
+        return Move(moves.START, cell, tile=held)
+    place = actions[-1] - 5 * codes.cells
+    tile = actions[1] if first == codes.draw else first - codes.choose(0)
+    return Move(moves.DRAW, place, tile=tile)
+
+
+def final_state(game: Game, actions: Iterable[int]) -> State:
+    """The state after all the actions."""
+    state = game.new_initial_state()
+    for action in actions:
+        state.apply_action(action)
+    return state
