@@ -12,9 +12,9 @@ from data.cli import main
 from engine.playout import random_playout
 from engine.record import record_from_state, write_record
 from engine.state import Game
-from tests.engine.boards import board
+from tests.engine.boards import NOTATION_EXAMPLE, board
 
-EXAMPLE = "+3 B1 A4 C1 -6 A1 / C2 GM +4 +1 MT WZ / +2 +4 B2 -5 -2 C1 / A2 DR +3 MT C1 +5 / -1 -3 C1 A3 +6 +2"
+EXAMPLE = NOTATION_EXAMPLE
 
 
 def test_score_json_names_every_seat_on_the_board(capsys: pytest.CaptureFixture) -> None:
@@ -72,7 +72,8 @@ def test_replay_bad_record_names_file_line_and_column(
 ) -> None:
     path = tmp_path / "game.kgn"
     path.write_text(
-        '[Edition "kingdoms-2011"]\n[A "Ann"]\n[B "Bob"]\n\nepoch 1\nstart A=+1 B=+2\nA C4 a1\nA C3 b1\n'
+        '[Edition "kingdoms-2011"]\n[A "Ann"]\n[B "Bob"]\n\n'
+        "epoch 1\nstart A=+1 B=+2\nA C4 a1\nA C3 b1\n"
     )
     assert main(["replay", str(path)]) == 2
     assert capsys.readouterr().err == f"{path}:8:1: seat A cannot move now, it is B's turn\n"

@@ -9,7 +9,7 @@ from engine.geometry import geometry
 from engine.notation import parse_board
 from engine.rules import RuleSet
 from engine.scoring import score_breakdown, score_gold, segment_base, tile_impacts
-from tests.engine.boards import board
+from tests.engine.boards import NOTATION_EXAMPLE, board
 
 GEO = geometry()
 RULES = RuleSet()
@@ -50,12 +50,12 @@ def test_faq_column_base_with_dragon_and_gold_mine() -> None:
 
 def test_notation_example_board() -> None:
     """The board string of the notation spec; its --json example shows A 44, B 3, C 53."""
-    text = "+3 B1 A4 C1 -6 A1 / C2 GM +4 +1 MT WZ / +2 +4 B2 -5 -2 C1 / A2 DR +3 MT C1 +5 / -1 -3 C1 A3 +6 +2"
+    text = NOTATION_EXAMPLE
     assert score_gold(parse_board(text, RULES), 3, GEO) == [44, 3, 53]
 
 
 def test_breakdown_agrees_with_fast_scoring() -> None:
-    text = "+3 B1 A4 C1 -6 A1 / C2 GM +4 +1 MT WZ / +2 +4 B2 -5 -2 C1 / A2 DR +3 MT C1 +5 / -1 -3 C1 A3 +6 +2"
+    text = NOTATION_EXAMPLE
     cells = parse_board(text, RULES)
     breakdown = score_breakdown(cells, 3, GEO)
     assert list(breakdown.gold) == score_gold(cells, 3, GEO)
