@@ -25,23 +25,27 @@ def random_playout(state: State, rng: random.Random, record: bool = False) -> li
     rand = rng.random
     cells = state.cells
     history = state.history if record else None
+    castles_left = state.castles_left
+    place = state.place
+    end_turn = state.end_turn
     while state.phase != OVER:
         epoch = state.epoch
         board = state.board
+        supply = state.supply
+        start_tiles = state.start_tiles
         empties = [c for c in range(cells) if not board[c]]
-        bag = [t for t in _TILE_CODES for _ in range(state.supply[t])]
+        bag = [t for t in _TILE_CODES for _ in range(supply[t])]
         while state.phase != OVER and state.epoch == epoch:
             phase = state.phase
             seat = state.seat
             if phase == TURN:
-                start = state.start_tiles[seat]
-                castles = state.castles[seat]
-                has_castle = state.castles_left[seat] > 0
+                start = start_tiles[seat]
+                has_castle = castles_left[seat] > 0
                 kinds = has_castle + (len(bag) > 0) + (start > 0)
                 if not kinds:
                     if history is not None:
                         history.append(6 * cells + 1)
-                    state.end_turn()
+                    end_turn()
                     continue
                 kind = int(rand() * kinds)
                 i = int(rand() * len(empties))
@@ -49,37 +53,39 @@ def random_playout(state: State, rng: random.Random, record: bool = False) -> li
                 empties[i] = empties[-1]
                 empties.pop()
                 if has_castle and kind == 0:
-                    ranks = [r for r in range(4) if castles[r]]
-                    rank = ranks[int(rand() * len(ranks))]
+                    castles = state.castles[seat]
+                    rank = int(rand() * 4)
+                    while not castles[rank]:  # rejection keeps the rank uniform
+                        rank = int(rand() * 4)
                     castles[rank] -= 1
-                    state.castles_left[seat] -= 1
-                    if not state.castles_left[seat]:
+                    castles_left[seat] -= 1
+                    if not castles_left[seat]:
                         state.last_castle_placed = True
                     piece = pieces.CASTLE_BASE + 4 * seat + rank
-                    action = [rank * cells + cell]
+                    if history is not None:
+                        history.append(rank * cells + cell)
                 elif start and kind == kinds - 1:
-                    state.start_tiles[seat] = 0
+                    start_tiles[seat] = 0
                     piece = start
-                    action = [4 * cells + cell]
+                    if history is not None:
+                        history.append(4 * cells + cell)
                 else:
                     piece = _take(bag, rand)
-                    state.supply[piece] -= 1
+                    supply[piece] -= 1
                     state.supply_size -= 1
-                    if state.no_luck:
-                        action = [6 * cells + 2 + piece, 5 * cells + cell]
-                    else:
-                        action = [6 * cells, piece, 5 * cells + cell]
-                if history is not None:
-                    history.extend(action)
-                state.place(cell, piece)
-                state.end_turn()
+                    if history is not None and state.no_luck:
+                        history += (6 * cells + 2 + piece, 5 * cells + cell)
+                    elif history is not None:
+                        history += (6 * cells, piece, 5 * cells + cell)
+                place(cell, piece)
+                end_turn()
             elif phase == DEAL:
                 tile = _take(bag, rand)
                 if history is not None:
                     history.append(tile)
-                state.supply[tile] -= 1
+                supply[tile] -= 1
                 state.supply_size -= 1
-                state.start_tiles[seat] = tile
+                start_tiles[seat] = tile
                 state._deal_next()
             elif phase == FIRST:
                 state.apply_action(int(rand() * state.players))
@@ -89,7 +95,7 @@ def random_playout(state: State, rng: random.Random, record: bool = False) -> li
                 tile = _take(bag, rand)
                 if history is not None:
                     history.append(tile)
-                state.supply[tile] -= 1
+                supply[tile] -= 1
                 state.supply_size -= 1
                 state.pending_tile = tile
                 state.phase = PLACE
@@ -102,8 +108,8 @@ def random_playout(state: State, rng: random.Random, record: bool = False) -> li
                     history.append(5 * cells + cell)
                 tile = state.pending_tile
                 state.pending_tile = 0
-                state.place(cell, tile)
-                state.end_turn()
+                place(cell, tile)
+                end_turn()
     return list(state.gold)
 
 

@@ -8,6 +8,7 @@ scoring never test an edition's name.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import cached_property
 
 from engine import pieces
 
@@ -90,7 +91,7 @@ class RuleSet:
     def has_wizard(self) -> bool:
         return self.edition == "kingdoms-2011"
 
-    @property
+    @cached_property
     def tiles(self) -> tuple[int, ...]:
         """The full tile set as piece codes, one entry per physical tile."""
         extra = (pieces.WIZARD,) if self.has_wizard else ()

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass, field
+from functools import cached_property
 
 from engine import pieces
 from engine.geometry import Geometry, geometry
@@ -42,13 +43,26 @@ class Game:
     def __post_init__(self) -> None:
         check_players(self.players)
 
-    @property
+    @cached_property
     def geometry(self) -> Geometry:
         return geometry(self.rules.rows, self.rules.columns)
 
-    @property
+    @cached_property
     def codes(self) -> ActionCodes:
         return ActionCodes(self.rules.cells)
+
+    @cached_property
+    def full_supply(self) -> tuple[int, ...]:
+        """Copies of each tile code in a full supply (index = tile code)."""
+        supply = [0] * pieces.CASTLE_BASE
+        for tile in self.rules.tiles:
+            supply[tile] += 1
+        return tuple(supply)
+
+    @cached_property
+    def castle_counts(self) -> tuple[int, ...]:
+        """Castles of rank 1..4 each player takes."""
+        return self.rules.castles(self.players)
 
     def new_initial_state(self) -> State:
         return State(self)
@@ -108,7 +122,7 @@ class State:
         self.epoch = 1
         self.gold = [rules.start_gold] * self.players
         self.epoch_gains: list[list[int]] = []
-        self.castles = [list(rules.castles(self.players)) for _ in range(self.players)]
+        self.castles = [list(game.castle_counts) for _ in range(self.players)]
         self.castles_left = [sum(c) for c in self.castles]
         self.start_tiles = [0] * self.players
         self.supply = [0] * pieces.CASTLE_BASE
@@ -420,9 +434,7 @@ class State:
 
     def _begin_epoch(self, first_seat: int | None) -> None:
         self.epoch_gains.append([0] * self.players)
-        self.supply = [0] * pieces.CASTLE_BASE
-        for tile in self.game.rules.tiles:
-            self.supply[tile] += 1
+        self.supply = list(self.game.full_supply)
         self.supply_size = len(self.game.rules.tiles)
         self.start_tiles = [0] * self.players
         self.next_first = first_seat
