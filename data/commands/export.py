@@ -1,0 +1,31 @@
+"""`kingdoms export GAME_ID`: print a stored game as a `.kgn` record."""
+
+from __future__ import annotations
+
+import argparse
+
+from data.commands.lake_options import add_lake_argument, open_lake
+from data.importer import export_record
+from data.reader import connect
+from engine.cli_support import EXIT_OK, BadInput
+
+NAME = "export"
+HELP = "Print a game of the lake as a .kgn record."
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("game_id", metavar="GAME_ID", help="the game's id (games.game_id)")
+    add_lake_argument(parser)
+
+
+def run(args: argparse.Namespace) -> int:
+    try:
+        game_id = int(args.game_id)
+    except ValueError:
+        raise BadInput(f"GAME_ID: '{args.game_id}' is not a game id (a whole number)") from None
+    lake = open_lake(args)
+    text = export_record(connect(lake), game_id)
+    if text is None:
+        raise BadInput(f"GAME_ID: no game {game_id} in {lake.root}")
+    print(text, end="")
+    return EXIT_OK

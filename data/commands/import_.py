@@ -1,0 +1,30 @@
+"""`kingdoms import FILE…`: replay each record and add the good ones to the lake."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from data.commands.lake_options import add_lake_argument, open_lake
+from data.importer import import_records
+from engine.cli_support import EXIT_BAD_INPUT, EXIT_OK
+
+NAME = "import"
+HELP = "Validate .kgn records by replaying them and add the good ones to the lake."
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("files", nargs="+", metavar="FILE.kgn", help="game records")
+    add_lake_argument(parser)
+
+
+def run(args: argparse.Namespace) -> int:
+    report = import_records(open_lake(args), args.files)
+    for message in report.errors:
+        print(f"kingdoms: {message}", file=sys.stderr)
+    print(
+        f"imported {report.added} games, {report.duplicates} already in the lake, "
+        f"{len(report.errors)} bad",
+        file=sys.stderr,
+    )
+    return EXIT_BAD_INPUT if report.errors else EXIT_OK

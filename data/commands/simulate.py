@@ -1,0 +1,60 @@
+"""`kingdoms simulate`: play games between agents and write them to the lake, batch by batch."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from data.commands.lake_options import add_lake_argument, open_lake
+from data.default_lake import build_default_lake
+from data.simulate import Plan, simulate, workers_count
+from engine.cli_support import EXIT_OK, BadInput
+from engine.rules import RulesError, check_players, rule_set
+
+NAME = "simulate"
+HELP = "Play games between agents and add them to the lake (deterministic per --seed)."
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--games", type=int, default=1000, help="how many games (default 1000)")
+    parser.add_argument("--players", default="2,3,4", help="player counts, cycled (default 2,3,4)")
+    parser.add_argument("--agents", default="random", help="agents, rotated over the seats")
+    parser.add_argument("--edition", default="kingdoms-2011")
+    parser.add_argument("--variant", default="", help="comma-separated official variants")
+    parser.add_argument("--seed", type=int, default=0, help="the same seed gives the same games")
+    parser.add_argument("--workers", default="auto", help="processes (default: all cores)")
+    parser.add_argument("--batch-size", type=int, default=2000, help="games per batch")
+    parser.add_argument(
+        "--default-lake",
+        action="store_true",
+        help="build the default lake (mixed agents and player counts, example records) "
+        "unless the lake already holds games",
+    )
+    add_lake_argument(parser)
+
+
+def run(args: argparse.Namespace) -> int:
+    lake = open_lake(args)
+    workers = workers_count(args.workers)
+    if args.default_lake:
+        build_default_lake(lake, workers=workers)
+        return EXIT_OK
+    if args.games < 1:
+        raise BadInput(f"--games: must be at least 1, not {args.games}")
+    if args.batch_size < 1:
+        raise BadInput(f"--batch-size: must be at least 1, not {args.batch_size}")
+    try:
+        players = tuple(int(p) for p in args.players.split(","))
+        for count in players:
+            check_players(count)
+        rules = rule_set(args.edition, args.variant)
+    except ValueError as error:
+        message = str(error) if isinstance(error, RulesError) else f"'{args.players}' is not a list"
+        raise BadInput(f"--players/--edition/--variant: {message}") from None
+    agents = tuple(a.strip() for a in args.agents.split(",") if a.strip())
+    if not agents:
+        raise BadInput("--agents: name at least one agent")
+    plan = Plan(args.games, players, agents, rules, args.seed, args.batch_size)
+    added = simulate(lake, plan, workers=workers)
+    print(f"added {added} games to {lake.root}", file=sys.stderr)
+    return EXIT_OK

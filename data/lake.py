@@ -1,0 +1,158 @@
+"""Where a lake lives and how batches enter it.
+
+A lake is a folder: `<table>/source=<source>/batch_id=<n>/part-0.parquet` for every table, and
+`lake.json`, the manifest that names the schema version and every committed batch. A batch is
+written to `_tmp/`, renamed into place, then listed in the manifest (replaced atomically), so a
+reader, which only opens listed files, never sees half a batch; a crash leaves only unlisted
+leftovers, removed at the next commit.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import json
+import os
+import shutil
+import tempfile
+import uuid
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+
+import pyarrow as pa
+import pyarrow.parquet as pq
+
+from data.schema import SCHEMA_VERSION, TABLES
+from engine.cli_support import BadInput
+
+DEFAULT_LAKE = Path("data/lake")
+MANIFEST = "lake.json"
+PART = "part-0.parquet"
+
+
+class LakeVersionError(BadInput):
+    """A lake written with a schema this code cannot read."""
+
+
+def lake_path(explicit: str | os.PathLike[str] | None = None) -> Path:
+    """The lake folder: the explicit path, else $KINGDOMS_LAKE, else data/lake."""
+    if explicit:
+        return Path(explicit)
+    env = os.environ.get("KINGDOMS_LAKE")
+    return Path(env) if env else DEFAULT_LAKE
+
+
+@dataclass(frozen=True)
+class Batch:
+    """One committed batch: its id, source, game count and creation time (ISO, UTC)."""
+
+    batch_id: int
+    source: str
+    games: int
+    created: str
+
+
+def write_table(table: pa.Table, path: Path) -> None:
+    """Write one table file: zstd, dictionary-encoded, large row groups."""
+    pq.write_table(
+        table,
+        path,
+        compression="zstd",
+        compression_level=3,
+        row_group_size=1 << 20,
+        write_statistics=["game_id"],
+    )
+
+
+class Lake:
+    """A lake folder: read its manifest, stage and commit batches."""
+
+    def __init__(self, root: str | os.PathLike[str]) -> None:
+        self.root = Path(root).resolve()
+
+    # ---------------------------------------------------------------- reading
+
+    def manifest(self) -> dict:
+        """The manifest (an empty lake's when there is none); refuses other schema versions."""
+        path = self.root / MANIFEST
+        if not path.exists():
+            return {"schema_version": SCHEMA_VERSION, "next_batch": 1, "batches": []}
+        manifest = json.loads(path.read_text())
+        version = manifest.get("schema_version")
+        if version != SCHEMA_VERSION:
+            raise LakeVersionError(
+                f"{path}: lake schema version {version}, this engine reads version "
+                f"{SCHEMA_VERSION}; rebuild the lake or use a matching engine"
+            )
+        return manifest
+
+    def batches(self) -> list[Batch]:
+        return [Batch(**entry) for entry in self.manifest()["batches"]]
+
+    def files(self, table: str) -> list[Path]:
+        """The committed Parquet files of one table, in batch order."""
+        return [self.batch_dir(table, b.source, b.batch_id) / PART for b in self.batches()]
+
+    def batch_dir(self, table: str, source: str, batch_id: int) -> Path:
+        return self.root / table / f"source={source}" / f"batch_id={batch_id}"
+
+    # ---------------------------------------------------------------- writing
+
+    @contextmanager
+    def locked(self) -> Iterator[None]:
+        """Hold the lake's writer lock (one committer at a time)."""
+        self.root.mkdir(parents=True, exist_ok=True)
+        with open(self.root / ".lock", "w") as handle:
+            fcntl.flock(handle, fcntl.LOCK_EX)
+            try:
+                yield
+            finally:
+                fcntl.flock(handle, fcntl.LOCK_UN)
+
+    def stage(self) -> Path:
+        """A fresh staging folder inside the lake (same file system, so renames are atomic)."""
+        tmp = self.root / "_tmp"
+        tmp.mkdir(parents=True, exist_ok=True)
+        return Path(tempfile.mkdtemp(prefix=f"{uuid.uuid4().hex[:8]}-", dir=tmp))
+
+    def stage_tables(self, tables: dict[str, pa.Table]) -> Path:
+        """Write one batch's tables into a staging folder and return it."""
+        staging = self.stage()
+        for name in TABLES:
+            write_table(tables[name], staging / f"{name}.parquet")
+        return staging
+
+    def commit(self, staging: Path, source: str, games: int) -> Batch:
+        """Move a staged batch into place and list it in the manifest."""
+        with self.locked():
+            manifest = self.manifest()
+            batch_id = manifest["next_batch"]
+            for name in TABLES:
+                target = self.batch_dir(name, source, batch_id)
+                if target.exists():
+                    shutil.rmtree(target)
+                target.mkdir(parents=True)
+                os.replace(staging / f"{name}.parquet", target / PART)
+            batch = Batch(batch_id, source, games, datetime.now(UTC).isoformat(timespec="seconds"))
+            manifest["next_batch"] = batch_id + 1
+            manifest["batches"].append(batch.__dict__)
+            self._write_manifest(manifest)
+        shutil.rmtree(staging, ignore_errors=True)
+        return batch
+
+    def discard(self, staging: Path) -> None:
+        shutil.rmtree(staging, ignore_errors=True)
+
+    def clean(self) -> None:
+        """Remove staging leftovers of crashed writers (call only with no writer running)."""
+        shutil.rmtree(self.root / "_tmp", ignore_errors=True)
+
+    def _write_manifest(self, manifest: dict) -> None:
+        handle, name = tempfile.mkstemp(dir=self.root, prefix=".lake-", suffix=".json")
+        with os.fdopen(handle, "w") as out:
+            json.dump(manifest, out, indent=1)
+            out.flush()
+            os.fsync(out.fileno())
+        os.replace(name, self.root / MANIFEST)

@@ -1,0 +1,140 @@
+"""The one way in to the lake: a read-only DuckDB connection over the views, and `execute`.
+
+`execute` runs a named query from data/queries/ (or, for the SQL console, one SELECT typed by a
+person), binds `$name` parameters, interrupts it after a time limit and returns a Polars frame.
+The connection can read only the lake's folder, cannot write files, attach, install or load
+extensions, and its configuration is locked.
+"""
+
+from __future__ import annotations
+
+import re
+import threading
+from collections.abc import Mapping
+from functools import cache
+from pathlib import Path
+
+import duckdb
+import polars as pl
+import pyarrow as pa
+
+from data.lake import Lake
+from data.schema import TABLE_SCHEMAS, TABLES
+from data.views import view_statements
+
+QUERY_DIR = Path(__file__).with_name("queries")
+_PARAMETER = re.compile(r"\$([a-z_][a-z0-9_]*)")
+_ALLOWED = {duckdb.StatementType.SELECT}
+
+
+class QueryError(ValueError):
+    """A query that is refused (not read-only, unknown name, bad parameter) or that failed."""
+
+
+@cache
+def query_names() -> tuple[str, ...]:
+    """Every named query shipped in data/queries/."""
+    return tuple(sorted(p.stem for p in QUERY_DIR.glob("*.sql")))
+
+
+@cache
+def query_text(name: str) -> str:
+    if name not in query_names():
+        raise QueryError(f"no query named '{name}'")
+    return (QUERY_DIR / f"{name}.sql").read_text()
+
+
+def query_parameters(name: str) -> tuple[str, ...]:
+    """The `$name` parameters a named query takes (missing ones are bound to NULL)."""
+    return tuple(dict.fromkeys(_PARAMETER.findall(_strip_comments(query_text(name)))))
+
+
+def _strip_comments(sql: str) -> str:
+    return re.sub(r"--[^\n]*", "", sql)
+
+
+def connect(lake: Lake, threads: int | None = None) -> duckdb.DuckDBPyConnection:
+    """A read-only connection whose views show the lake's committed batches."""
+    con = duckdb.connect(":memory:")
+    if threads:
+        con.execute(f"SET threads = {int(threads)}")
+    files = {table: lake.files(table) for table in TABLES}
+    for table in TABLES:
+        if not files[table]:
+            empty = pa.Table.from_batches([], TABLE_SCHEMAS[table])  # noqa: F841 - scanned by name
+            con.execute(f"CREATE TABLE empty_{table} AS SELECT * FROM empty")
+    for statement in view_statements(files):
+        con.execute(statement)
+    lake_dir = str(lake.root)
+    con.execute("SET allowed_directories = [$dir]", {"dir": lake_dir + "/"})
+    con.execute("SET enable_external_access = false")
+    con.execute("SET autoinstall_known_extensions = false")
+    con.execute("SET autoload_known_extensions = false")
+    con.execute("SET lock_configuration = true")
+    return con
+
+
+def execute(
+    con: duckdb.DuckDBPyConnection,
+    query: str,
+    params: Mapping[str, object] | None = None,
+    *,
+    timeout: float = 10.0,
+) -> pl.DataFrame:
+    """Run a named query (or one read-only SELECT) and return its rows as a Polars frame.
+
+    Unknown parameters are refused; a named query's parameters that are not given are NULL
+    (its "all" value). Longer than `timeout` seconds, the query is interrupted.
+    """
+    params = dict(params or {})
+    if query in query_names():
+        sql = query_text(query)
+        wanted = query_parameters(query)
+        unknown = sorted(set(params) - set(wanted))
+        if unknown:
+            raise QueryError(f"query '{query}' takes no parameter '{unknown[0]}'")
+        params = {name: params.get(name) for name in wanted}
+    else:
+        sql = query
+        check_read_only(con, sql)
+    cursor = con.cursor()
+    timer = threading.Timer(timeout, cursor.interrupt)
+    timer.start()
+    try:
+        return cursor.sql(sql, params=params or None).pl()
+    except duckdb.InterruptException:
+        raise QueryError(f"the query took longer than {timeout:g} s and was stopped") from None
+    except duckdb.Error as error:
+        raise QueryError(str(error).splitlines()[0]) from None
+    finally:
+        timer.cancel()
+        cursor.close()
+
+
+def check_read_only(con: duckdb.DuckDBPyConnection, sql: str) -> None:
+    """Refuse anything but a single SELECT (no COPY, ATTACH, INSTALL, SET, DDL, …)."""
+    try:
+        statements = con.extract_statements(sql)
+    except duckdb.Error as error:
+        raise QueryError(str(error).splitlines()[0]) from None
+    if len(statements) != 1:
+        raise QueryError("give exactly one SELECT statement")
+    kind = statements[0].type
+    if kind not in _ALLOWED:
+        name = str(kind).rsplit(".", 1)[-1]
+        raise QueryError(f"only SELECT queries are allowed here, not {name}")
+
+
+def existing_ids(lake: Lake) -> frozenset[int]:
+    """The ids of every game already in the lake."""
+    files = lake.files("games")
+    if not files:
+        return frozenset()
+    import pyarrow.parquet as pq  # noqa: PLC0415
+
+    ids = (
+        pq.read_table(files, columns=["game_id"])
+        if len(files) == 1
+        else pa.concat_tables([pq.read_table(f, columns=["game_id"]) for f in files])
+    )
+    return frozenset(ids.column("game_id").to_pylist())

@@ -1,0 +1,476 @@
+"""Turn played games into the lake's tables (Arrow), many games at a time.
+
+A game arrives as its list of actions (the engine's history) plus who played it. The turns are
+read out of the actions with numpy for whole groups of games when the rules allow (every epoch
+fills the board: no last-castle, no score-as-you-go); other games are replayed action by action
+through the engine. Either way the rest (boards, castles, impacts, seats) is computed for the
+whole batch at once.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+
+import numpy as np
+import pyarrow as pa
+
+from data.schema import ENGINE_VERSION, TABLE_SCHEMAS
+from data.scoring_arrays import SEATS, score_boards
+from engine import pieces
+from engine.rules import RuleSet
+from engine.state import PLACE, TURN, Game
+
+KINDS = ("castle", "draw", "start", "pass")
+CASTLE, DRAW, START, PASS = range(4)
+PLACED_BY = ("drawn", "start")
+SEAT_NAMES = tuple(pieces.SEAT_LETTERS)
+TOKENS = tuple(pieces.piece_token(code) for code in range(pieces.CASTLE_BASE + 4 * SEATS))
+
+
+@dataclass
+class PlayedGame:
+    """A finished game as the engine played (or replayed) it."""
+
+    players: int
+    rules: RuleSet
+    history: list[int]
+    epoch_gains: list[list[int]]
+    players_names: list[str]
+    agents: list[str | None]
+    seed: int | None = None
+    tags: dict[str, str] = field(default_factory=dict)
+
+    @property
+    def game_id(self) -> int:
+        return game_id(self.rules, self.players, self.history)
+
+
+def game_id(rules: RuleSet, players: int, history: Sequence[int]) -> int:
+    """A stable id: a hash of the rule set, the player count and every action."""
+    digest = hashlib.blake2b(
+        f"{rules.edition}|{rules.variant_text()}|{players}|".encode() + bytes(history),
+        digest_size=8,
+    ).digest()
+    return int.from_bytes(digest, "big") >> 1
+
+
+@dataclass
+class Turns:
+    """One entry per turn of every game of a batch (games in batch order)."""
+
+    game: np.ndarray
+    epoch: np.ndarray
+    turn: np.ndarray  # 1-based within the epoch
+    seat: np.ndarray
+    kind: np.ndarray
+    cell: np.ndarray  # -1 for a pass
+    piece: np.ndarray  # 0 for a pass
+    action: np.ndarray  # the action that completes the turn
+    gold_before: np.ndarray
+
+
+def _fast_path(rules: RuleSet) -> bool:
+    return not (rules.last_castle or rules.score_as_you_go)
+
+
+def _per_group_index(keys: np.ndarray) -> np.ndarray:
+    """0-based position of each element within its run of equal (sorted) keys."""
+    if not len(keys):
+        return keys.copy()
+    starts = np.r_[0, np.nonzero(np.diff(keys))[0] + 1]
+    counts = np.diff(np.r_[starts, len(keys)])
+    return np.arange(len(keys)) - np.repeat(starts, counts)
+
+
+def _start_gold(games: Sequence[PlayedGame], epochs: int) -> np.ndarray:
+    """(G, epochs, SEATS) gold of every seat at the start of every epoch."""
+    start = np.zeros((len(games), epochs + 1, SEATS), dtype=np.int32)
+    for g, game in enumerate(games):
+        gains = np.asarray(game.epoch_gains, dtype=np.int32)
+        start[g, 0, : game.players] = game.rules.start_gold
+        start[g, 1 : len(gains) + 1, : game.players] = game.rules.start_gold + np.cumsum(gains, 0)
+    return start
+
+
+def _vector_turns(games: Sequence[PlayedGame], indexes: np.ndarray, start_gold: np.ndarray):
+    """Read the turns of same-shape games (players, no-luck) straight from their actions."""
+    first_game = games[indexes[0]]
+    players, rules = first_game.players, first_game.rules
+    n = rules.cells
+    no_luck = rules.no_luck
+    epochs = rules.epochs
+    lengths = np.array([len(games[i].history) for i in indexes])
+    h = np.concatenate([np.asarray(games[i].history, dtype=np.int16) for i in indexes])
+    local = np.repeat(np.arange(len(indexes)), lengths)
+    offsets = np.r_[0, np.cumsum(lengths)[:-1]]
+
+    draw = 6 * n
+    pass_ = 6 * n + 1
+    picks = np.nonzero(h >= 6 * n + 2)[0] if no_luck else np.nonzero(h == draw)[0]
+    secondary = np.zeros(len(h), dtype=bool)
+    tile_at = picks + (0 if no_luck else 1)
+    place_at = picks + (1 if no_luck else 2)
+    if not no_luck:
+        secondary[tile_at] = True
+    secondary[place_at] = True
+    position = np.nonzero(~secondary)[0]
+    value = h[position]
+    game = local[position]
+    nonpass = value != pass_
+    counted = np.cumsum(nonpass)
+    counted -= np.r_[0, counted][np.searchsorted(position, offsets)][game]
+
+    headers = [players + 1, players, players] if not no_luck else [1, 0, 0]
+    headers += headers[-1:] * (epochs - 3)
+    epoch = np.ones(len(position), dtype=np.int8)
+    header_index = np.full(len(position), -1)
+    end = 0
+    for e in range(epochs):
+        header_start = end
+        end = header_start + headers[e] + n
+        in_epoch = (counted > header_start) & (counted <= end)
+        epoch[in_epoch] = e + 1
+        is_header = in_epoch & nonpass & (counted <= header_start + headers[e])
+        header_index[is_header] = counted[is_header] - header_start - 1
+    is_header = header_index >= 0
+
+    count = len(indexes)
+    deals = np.zeros((count, epochs + 1, SEATS), dtype=np.int16)
+    first = np.zeros((count, epochs + 1), dtype=np.int64)
+    dealt = is_header & (header_index < (0 if no_luck else players))
+    deals[game[dealt], epoch[dealt] - 1, header_index[dealt]] = value[dealt]
+    chosen_first = is_header & (epoch == 1) & (header_index == (0 if no_luck else players))
+    first[game[chosen_first], 0] = value[chosen_first]
+    gold = start_gold[indexes]
+    for e in range(1, epochs):
+        order = (np.arange(players) - first[:, e - 1, None]) % players
+        seat_gold = gold[:, e, :players]
+        richest = seat_gold == seat_gold.max(axis=1, keepdims=True)
+        first[:, e] = np.argmin(np.where(richest, order, players), axis=1)
+
+    turn_mask = ~is_header
+    position, value, game, epoch = (
+        position[turn_mask],
+        value[turn_mask],
+        game[turn_mask],
+        epoch[turn_mask],
+    )
+    turn = _per_group_index(game * (epochs + 1) + epoch)
+    seat = (first[game, epoch - 1] + turn) % players
+    kind = np.select(
+        [value < 4 * n, value < 5 * n, value == pass_], [CASTLE, START, PASS], default=DRAW
+    )
+    follow = np.minimum(position + (1 if no_luck else 2), len(h) - 1)
+    cell = np.select(
+        [kind == CASTLE, kind == START, kind == DRAW],
+        [value % n, value - 4 * n, h[follow] - 5 * n],
+        default=-1,
+    )
+    drawn_tile = value - 6 * n - 2 if no_luck else h[np.minimum(position + 1, len(h) - 1)]
+    piece = np.select(
+        [kind == CASTLE, kind == START, kind == DRAW],
+        [pieces.CASTLE_BASE + 4 * seat + value // n, deals[game, epoch - 1, seat], drawn_tile],
+        default=0,
+    )
+    action = np.where(kind == DRAW, 5 * n + cell, value)
+    return Turns(
+        game=indexes[game],
+        epoch=epoch,
+        turn=turn + 1,
+        seat=seat,
+        kind=kind,
+        cell=cell,
+        piece=piece,
+        action=action,
+        gold_before=gold[game, epoch - 1, seat],
+    )
+
+
+def replay_turns(game: PlayedGame) -> list[tuple[int, int, int, int, int, int, int, int]]:
+    """The turns of one game replayed through the engine: (epoch, turn, seat, kind, cell,
+    piece, action, gold_before) each."""
+    state = Game(game.players, game.rules).new_initial_state()
+    n = state.cells
+    turns = []
+    epoch, turn, pending = 0, 0, None
+    for action in game.history:
+        phase = state.phase
+        if phase == TURN:
+            seat = state.seat
+            if state.epoch != epoch:
+                epoch, turn = state.epoch, 0
+            turn += 1
+            gold = state.gold[seat]
+            if action < 4 * n:
+                row = (CASTLE, action % n, pieces.castle(seat, action // n + 1), action)
+                turns.append((epoch, turn, seat, *row, gold))
+            elif action < 5 * n:
+                row = (START, action - 4 * n, state.start_tiles[seat], action)
+                turns.append((epoch, turn, seat, *row, gold))
+            elif action == 6 * n + 1:
+                turns.append((epoch, turn, seat, PASS, -1, 0, action, gold))
+            else:
+                pending = (epoch, turn, seat, gold)
+        elif phase == PLACE:
+            assert pending is not None
+            e, t, seat, gold = pending
+            turns.append((e, t, seat, DRAW, action - 5 * n, state.pending_tile, action, gold))
+        state.apply_action(action)
+    return turns
+
+
+def _slow_turns(games: Sequence[PlayedGame], indexes: Sequence[int]) -> Turns:
+    rows = [(i, *row) for i in indexes for row in replay_turns(games[i])]
+    columns = np.array(rows, dtype=np.int64).reshape(-1, 9).T
+    return Turns(*columns)
+
+
+def extract_turns(games: Sequence[PlayedGame]) -> Turns:
+    """Every turn of every game, ordered by game (batch order), then ply."""
+    epochs = max((len(g.epoch_gains) for g in games), default=3)
+    start_gold = _start_gold(games, epochs)
+    parts: list[Turns] = []
+    groups: dict[tuple[int, bool, int], list[int]] = {}
+    slow = []
+    for index, game in enumerate(games):
+        if _fast_path(game.rules):
+            key = (game.players, game.rules.no_luck, game.rules.epochs)
+            groups.setdefault(key, []).append(index)
+        else:
+            slow.append(index)
+    for indexes in groups.values():
+        parts.append(_vector_turns(games, np.asarray(indexes), start_gold))
+    if slow:
+        parts.append(_slow_turns(games, slow))
+    names = Turns.__dataclass_fields__
+    merged = Turns(*(np.concatenate([getattr(p, f) for p in parts]) for f in names))
+    order = np.lexsort((merged.turn, merged.epoch, merged.game))
+    return Turns(*(getattr(merged, f)[order] for f in names))
+
+
+# ---------------------------------------------------------------------------- Arrow helpers
+
+
+def _dictionary(indices: np.ndarray, names: Sequence[str], null: np.ndarray | None = None):
+    """A dictionary-encoded string column from small integer codes (null where `null`)."""
+    return pa.DictionaryArray.from_arrays(
+        pa.array(indices.astype(np.int8), mask=null), pa.array(list(names))
+    )
+
+
+def _int(values: np.ndarray, kind: str, null: np.ndarray | None = None) -> pa.Array:
+    return pa.array(values.astype(kind), mask=null)
+
+
+CELL_NAMES = tuple(f"{'abcdef'[c % 6]}{c // 6 + 1}" for c in range(30))
+
+
+def _table(name: str, columns: list[pa.Array]) -> pa.Table:
+    return pa.Table.from_arrays(columns, schema=TABLE_SCHEMAS[name])
+
+
+# ---------------------------------------------------------------------------- the tables
+
+
+def build_tables(games: Sequence[PlayedGame], created: datetime) -> dict[str, pa.Table]:
+    """All six tables for a batch of games, sorted by game id."""
+    ids = np.array([g.game_id for g in games], dtype=np.int64)
+    games = [games[i] for i in np.argsort(ids, kind="stable")]
+    ids = np.sort(ids)
+    count = len(games)
+    turns = extract_turns(games)
+    players = np.array([g.players for g in games])
+    epochs = max((len(g.epoch_gains) for g in games), default=3)
+
+    boards = np.zeros((count * epochs, 30), dtype=np.int16)
+    placer = np.zeros((count * epochs, 30), dtype=np.int16)
+    placed_turn = np.zeros((count * epochs, 30), dtype=np.int16)
+    placed_start = np.zeros((count * epochs, 30), dtype=bool)
+    placed = turns.kind != PASS
+    row = turns.game[placed] * epochs + turns.epoch[placed] - 1
+    cell = turns.cell[placed]
+    boards[row, cell] = turns.piece[placed]
+    placer[row, cell] = turns.seat[placed]
+    placed_turn[row, cell] = turns.turn[placed]
+    placed_start[row, cell] = turns.kind[placed] == START
+    turns_in_epoch = np.zeros(count * epochs, dtype=np.int16)
+    np.maximum.at(turns_in_epoch, turns.game * epochs + turns.epoch - 1, turns.turn)
+    scores = score_boards(boards)
+
+    gains = np.zeros((count, epochs, SEATS), dtype=np.int32)
+    played_epochs = np.array([len(g.epoch_gains) for g in games])
+    for g, game in enumerate(games):
+        gains[g, : len(game.epoch_gains), : game.players] = game.epoch_gains
+    start = np.array([g.rules.start_gold for g in games])
+    final = start[:, None] + gains.sum(axis=1)
+
+    tables = {
+        "games": _games_table(games, ids, turns, created),
+        "seats": _seats_table(games, ids, players, final, turns),
+        "moves": _moves_table(ids, turns),
+        "epoch_scores": _epoch_table(ids, players, played_epochs, gains, start),
+        "castles": _castles_table(ids, epochs, boards, scores, placed_turn),
+    }
+    tables["tile_impacts"] = _impacts_table(
+        ids, players, epochs, boards, scores, placer, placed_start, placed_turn, turns_in_epoch
+    )
+    return tables
+
+
+def _games_table(games, ids, turns: Turns, created: datetime) -> pa.Table:
+    count = len(games)
+    plies = np.bincount(turns.game, minlength=count)
+    first_turns = np.r_[0, np.cumsum(plies)[:-1]]
+    first_seat = turns.seat[np.minimum(first_turns, max(len(turns.seat) - 1, 0))]
+    editions = sorted({g.rules.edition for g in games})
+    variants = sorted({g.rules.variant_text() for g in games})
+    seeds = np.array([g.seed if g.seed is not None else 0 for g in games], dtype=np.int64)
+    return _table(
+        "games",
+        [
+            pa.array(ids),
+            _dictionary(np.array([editions.index(g.rules.edition) for g in games]), editions),
+            _dictionary(
+                np.array([variants.index(g.rules.variant_text()) for g in games]), variants
+            ),
+            _int(np.array([g.players for g in games]), "int8"),
+            pa.array(seeds, mask=np.array([g.seed is None for g in games])),
+            _dictionary(first_seat, SEAT_NAMES),
+            _int(plies, "int16"),
+            pa.array([created] * count, type=pa.timestamp("ms", tz="UTC")),
+            _dictionary(np.zeros(count), [ENGINE_VERSION]),
+            pa.array([list(g.tags.items()) for g in games], type=pa.map_(pa.string(), pa.string())),
+            pa.array([g.history for g in games], type=pa.list_(pa.uint8())),
+        ],
+    )
+
+
+def _seats_table(games, ids, players, final, turns: Turns) -> pa.Table:
+    mask = np.arange(SEATS) < players[:, None]  # (G, SEATS)
+    gold = np.where(mask, final, np.iinfo(np.int32).min)
+    above = (gold[:, None, :] > gold[:, :, None]).sum(axis=2)
+    ties = (gold[:, None, :] == gold[:, :, None]).sum(axis=2)
+    rank = 1 + above + (ties - 1) / 2
+    best = gold.max(axis=1, keepdims=True)
+    winners = (gold == best).sum(axis=1, keepdims=True)
+    win_share = np.where(gold == best, 1.0 / winners, 0.0)
+    utility = 1 - 2 * (rank - 1) / (players[:, None] - 1)
+    others = np.where(np.eye(SEATS, dtype=bool)[None], np.iinfo(np.int32).min, gold[:, None, :])
+    margin = gold - others.max(axis=2)
+    first_turn = np.r_[0, np.cumsum(np.bincount(turns.game, minlength=len(games)))[:-1]]
+    first = turns.seat[np.minimum(first_turn, max(len(turns.seat) - 1, 0))]
+    position = (np.arange(SEATS) - first[:, None]) % players[:, None] + 1
+
+    game_index, seat = np.nonzero(mask)
+    names = [games[g].players_names[s] for g, s in zip(game_index, seat, strict=True)]
+    agents = sorted({a for g in games for a in g.agents if a})
+    agent_codes = np.array(
+        [
+            agents.index(games[g].agents[s]) if games[g].agents[s] else 0
+            for g, s in zip(game_index, seat, strict=True)
+        ],
+        dtype=np.int8,
+    )
+    no_agent = np.array([games[g].agents[s] is None for g, s in zip(game_index, seat, strict=True)])
+    return _table(
+        "seats",
+        [
+            pa.array(ids[game_index]),
+            _dictionary(seat, SEAT_NAMES),
+            pa.array(names, type=pa.string()),
+            _dictionary(agent_codes, agents or [""], no_agent),
+            _int(position[game_index, seat], "int8"),
+            _int(final[game_index, seat], "int16"),
+            _int(rank[game_index, seat], "float32"),
+            _int(win_share[game_index, seat], "float32"),
+            _int(utility[game_index, seat], "float32"),
+            _int(margin[game_index, seat], "int16"),
+        ],
+    )
+
+
+def _moves_table(ids, turns: Turns) -> pa.Table:
+    is_pass = turns.kind == PASS
+    ply = _per_group_index(turns.game) + 1
+    return _table(
+        "moves",
+        [
+            pa.array(ids[turns.game]),
+            _int(turns.epoch, "int8"),
+            _int(ply, "int16"),
+            _int(turns.turn, "int8"),
+            _dictionary(turns.seat, SEAT_NAMES),
+            _dictionary(turns.kind, KINDS),
+            _dictionary(np.maximum(turns.cell, 0), CELL_NAMES, is_pass),
+            _dictionary(turns.piece, TOKENS, is_pass),
+            _int(turns.gold_before, "int16"),
+        ],
+    )
+
+
+def _epoch_table(ids, players, played_epochs, gains, start) -> pa.Table:
+    epochs = gains.shape[1]
+    mask = (np.arange(epochs)[None, :, None] < played_epochs[:, None, None]) & (
+        np.arange(SEATS)[None, None, :] < players[:, None, None]
+    )
+    after = start[:, None, None] + np.cumsum(gains, axis=1)
+    game_index, epoch, seat = np.nonzero(mask)
+    return _table(
+        "epoch_scores",
+        [
+            pa.array(ids[game_index]),
+            _int(epoch + 1, "int8"),
+            _dictionary(seat, SEAT_NAMES),
+            _int(gains[game_index, epoch, seat], "int16"),
+            _int(after[game_index, epoch, seat], "int16"),
+        ],
+    )
+
+
+def _castles_table(ids, epochs, boards, scores, placed_turn) -> pa.Table:
+    row, cell = np.nonzero(boards >= pieces.CASTLE_BASE)
+    code = boards[row, cell] - pieces.CASTLE_BASE
+    effective = scores.effective_rank[row, cell]
+    row_gold = scores.row_base[row, cell] * effective
+    column_gold = scores.column_base[row, cell] * effective
+    return _table(
+        "castles",
+        [
+            pa.array(ids[row // epochs]),
+            _int(row % epochs + 1, "int8"),
+            _dictionary(code >> 2, SEAT_NAMES),
+            _dictionary(cell, CELL_NAMES),
+            _int((code & 3) + 1, "int8"),
+            _int(effective, "int8"),
+            _int(placed_turn[row, cell], "int8"),
+            _int(row_gold, "int16"),
+            _int(column_gold, "int16"),
+        ],
+    )
+
+
+def _impacts_table(
+    ids, players, epochs, boards, scores, placer, placed_start, placed_turn, turns_in_epoch
+) -> pa.Table:
+    row, cell = np.nonzero((boards > 0) & (boards < pieces.CASTLE_BASE))
+    turn = placed_turn[row, cell]
+    timing = np.minimum(5, (turn - 1) * 5 // np.maximum(turns_in_epoch[row], 1) + 1)
+    seats = players[row // epochs]
+    impacts = scores.impacts[row, cell]
+    return _table(
+        "tile_impacts",
+        [
+            pa.array(ids[row // epochs]),
+            _int(row % epochs + 1, "int8"),
+            _dictionary(cell, CELL_NAMES),
+            _dictionary(boards[row, cell], TOKENS),
+            _dictionary(placer[row, cell], SEAT_NAMES),
+            _dictionary(placed_start[row, cell].astype(np.int8), PLACED_BY),
+            _int(turn, "int8"),
+            _int(timing, "int8"),
+            *(_int(impacts[:, seat], "int16", seats <= seat) for seat in range(SEATS)),
+        ],
+    )

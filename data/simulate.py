@@ -1,0 +1,151 @@
+"""Simulating games into the lake: deterministic per seed, on every core, a batch at a time.
+
+Game `i` of a run depends only on (seed, i): its player count, its agents and its random stream.
+Workers play a batch and write it to a staging folder; the parent commits finished batches in
+order of completion, so an interrupted run keeps every finished batch and no partial one.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+
+from tqdm import tqdm
+
+from data.lake import Lake
+from data.rows import PlayedGame, build_tables
+from engine.agents import UnknownAgentError, make_agent
+from engine.agents import play_game as play_agents
+from engine.cli_support import BadInput
+from engine.playout import random_playout
+from engine.rules import RuleSet
+from engine.state import Game
+
+RANDOM = "random"
+
+
+@dataclass(frozen=True)
+class Plan:
+    """What a run plays: how many games, of which player counts, agents and rules."""
+
+    games: int
+    players: tuple[int, ...] = (2, 3, 4)
+    agents: tuple[str, ...] = (RANDOM,)
+    rules: RuleSet = RuleSet()
+    seed: int = 0
+    batch_size: int = 2000
+
+    def seating(self, index: int) -> tuple[int, list[str]]:
+        """Player count and the agent of every seat for game `index`."""
+        players = self.players[index % len(self.players)]
+        rotate = index // len(self.players)
+        return players, [self.agents[(rotate + s) % len(self.agents)] for s in range(players)]
+
+
+def play_game(plan: Plan, index: int) -> PlayedGame:
+    """Play game `index` of the plan."""
+    players, agents = plan.seating(index)
+    rng = random.Random(plan.seed * 1_000_003 + index)
+    state = Game(players, plan.rules).new_initial_state()
+    if all(agent == RANDOM for agent in agents):
+        random_playout(state, rng, record=True)
+    else:
+        seed = plan.seed * 1_000_003 + index
+        seated = [make_agent(name, f"{seed}:{seat}") for seat, name in enumerate(agents)]
+        state = play_agents(Game(players, plan.rules), seated, seed)
+    return PlayedGame(
+        players=players,
+        rules=plan.rules,
+        history=state.history,
+        epoch_gains=state.epoch_gains,
+        players_names=list(agents),
+        agents=list(agents),
+        seed=plan.seed * 1_000_003 + index,
+    )
+
+
+def check_agents(agents: Sequence[str]) -> None:
+    """Refuse unknown agent names before any game is played."""
+    for name in agents:
+        try:
+            make_agent(name, 0)
+        except UnknownAgentError as error:
+            raise BadInput(f"--agents: {error}") from None
+
+
+_EXISTING: frozenset[int] = frozenset()
+
+
+def _init_worker(existing: frozenset[int]) -> None:
+    global _EXISTING
+    _EXISTING = existing
+
+
+def play_batch(lake_root: str, plan: Plan, start: int, stop: int) -> tuple[str, int, int]:
+    """Play games [start, stop), stage them as one batch; return (staging, games, skipped)."""
+    games = [play_game(plan, i) for i in range(start, stop)]
+    fresh = [g for g in games if g.game_id not in _EXISTING]
+    lake = Lake(lake_root)
+    staging = lake.stage_tables(build_tables(fresh, datetime.now(UTC))) if fresh else None
+    return (str(staging) if staging else "", len(fresh), stop - start)
+
+
+def _star(args: tuple) -> tuple[str, int, int]:
+    return play_batch(*args)
+
+
+def workers_count(text: str | int) -> int:
+    if text == "auto":
+        return os.cpu_count() or 1
+    try:
+        count = int(text)
+    except ValueError:
+        raise BadInput(f"--workers: '{text}' is not a number or 'auto'") from None
+    if count < 1:
+        raise BadInput(f"--workers: must be at least 1, not {count}")
+    return count
+
+
+def simulate(lake: Lake, plan: Plan, workers: int = 1, progress: bool = True) -> int:
+    """Play the plan into the lake; returns the number of games added."""
+    from data.reader import existing_ids
+
+    check_agents(plan.agents)
+    existing = existing_ids(lake)
+    size = plan.batch_size
+    if workers > 1:  # keep every worker busy and the progress bar moving
+        size = max(1, min(size, -(-plan.games // (workers * 4))))
+    jobs = [
+        (str(lake.root), plan, start, min(start + size, plan.games))
+        for start in range(0, plan.games, size)
+    ]
+    added = 0
+    bar = tqdm(total=plan.games, unit="game", disable=not progress, smoothing=0.1)
+    staged: list[str] = []
+    try:
+        if workers == 1:
+            _init_worker(existing)
+            results = map(_star, jobs)
+            added = _commit_all(lake, results, bar, staged)
+        else:
+            context = multiprocessing.get_context("fork")
+            with context.Pool(workers, initializer=_init_worker, initargs=(existing,)) as pool:
+                added = _commit_all(lake, pool.imap_unordered(_star, jobs), bar, staged)
+    finally:
+        bar.close()
+    return added
+
+
+def _commit_all(lake: Lake, results, bar: tqdm, staged: list[str]) -> int:
+    added = 0
+    for staging, games, played in results:
+        if staging:
+            lake.commit(Path(staging), "simulated", games)
+            added += games
+        bar.update(played)
+    return added
