@@ -1,0 +1,67 @@
+"""Engine reviews of games, cached in the lake so that a game is reviewed once.
+
+A review is one row per move (the evaluator's judgement of it) and is stored per game, budget
+and seed as `reviews/game_id=<id>/budget=<b>-seed=<s>.parquet`, written to a temporary file and
+renamed into place. Game ids are hashes of the moves, so a review stays valid as long as the
+lake keeps the game, even across rebuilds.
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from pathlib import Path
+
+import polars as pl
+import pyarrow as pa
+import pyarrow.parquet as pq
+
+from data.lake import Lake
+
+FOLDER = "reviews"
+SCHEMA = pa.schema(
+    [
+        ("ply", pa.int16()),
+        ("seat", pa.string()),
+        ("move", pa.string()),
+        ("expected", pa.list_(pa.float32())),  # every seat's expected win_share before the move
+        ("played_value", pa.float32()),  # the mover's expected win_share after the move played
+        ("best_move", pa.string()),
+        ("best_cell", pa.string()),  # null for a draw or a pass
+        ("best_value", pa.float32()),
+        ("loss", pa.float32()),
+        ("quality", pa.string()),  # best, excellent, good, inaccuracy, mistake, blunder
+    ]
+)
+
+
+def _path(lake: Lake, game_id: int, budget: int, seed: int) -> Path:
+    return (
+        lake.root
+        / FOLDER
+        / f"game_id={int(game_id)}"
+        / f"budget={int(budget)}-seed={int(seed)}.parquet"
+    )
+
+
+def save_review(lake: Lake, game_id: int, budget: int, seed: int, review: pl.DataFrame) -> None:
+    """Store a game's review (columns as SCHEMA) atomically."""
+    path = _path(lake, game_id, budget, seed)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    table = review.select(SCHEMA.names).to_arrow().cast(SCHEMA)
+    handle, temp = tempfile.mkstemp(dir=path.parent, prefix=".review-", suffix=".parquet")
+    os.close(handle)
+    try:
+        pq.write_table(table, temp, compression="zstd")
+        os.replace(temp, path)
+    finally:
+        if os.path.exists(temp):
+            os.unlink(temp)
+
+
+def load_review(lake: Lake, game_id: int, budget: int, seed: int) -> pl.DataFrame | None:
+    """The stored review of a game at this budget and seed, or None if it was never made."""
+    path = _path(lake, game_id, budget, seed)
+    if not path.exists():
+        return None
+    return pl.from_arrow(pq.read_table(path, schema=SCHEMA))
