@@ -222,7 +222,8 @@ def replay_turns(game: PlayedGame) -> list[tuple[int, int, int, int, int, int, i
     return turns
 
 
-def _slow_turns(games: Sequence[PlayedGame], indexes: Sequence[int]) -> Turns:
+def replayed_turns(games: Sequence[PlayedGame], indexes: Sequence[int]) -> Turns:
+    """The turns of the given games, replayed through the engine (any rule set)."""
     rows = [(i, *row) for i in indexes for row in replay_turns(games[i])]
     columns = np.array(rows, dtype=np.int64).reshape(-1, 9).T
     return Turns(*columns)
@@ -244,7 +245,7 @@ def extract_turns(games: Sequence[PlayedGame]) -> Turns:
     for indexes in groups.values():
         parts.append(_vector_turns(games, np.asarray(indexes), start_gold))
     if slow:
-        parts.append(_slow_turns(games, slow))
+        parts.append(replayed_turns(games, slow))
     names = Turns.__dataclass_fields__
     merged = Turns(*(np.concatenate([getattr(p, f) for p in parts]) for f in names))
     order = np.lexsort((merged.turn, merged.epoch, merged.game))

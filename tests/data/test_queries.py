@@ -1,0 +1,139 @@
+"""Each named query against answers worked out independently, on a tiny lake of two records."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from pathlib import Path
+
+import pytest
+
+from data.importer import import_records
+from data.lake import Lake
+from data.reader import QueryError, connect, execute, query_names
+from engine import pieces
+from engine.record import read_record_file
+from engine.scoring import score_breakdown
+from engine.turns import Turn, walk
+
+RECORDS = Path(__file__).resolve().parents[2] / "data" / "records"
+TINY = ["2026-11-02-ann-bob.kgn", "2026-11-09-club-night.kgn"]
+LETTERS = pieces.SEAT_LETTERS
+
+
+@pytest.fixture(scope="module")
+def tiny(tmp_path_factory):
+    lake = Lake(tmp_path_factory.mktemp("tiny"))
+    import_records(lake, [RECORDS / name for name in TINY])
+    return connect(lake)
+
+
+@pytest.fixture(scope="module")
+def games():
+    """Per record: final gold, epoch boards and the turn order, straight from the engine."""
+    result = []
+    for name in TINY:
+        record, state = read_record_file(RECORDS / name)
+        boards = defaultdict(lambda: [0] * 30)
+        first = None
+        for item in walk(record.game, state.history):
+            if isinstance(item, Turn):
+                first = item.seat if first is None else first
+                move = item.move
+                if move.cell is not None:
+                    boards[item.epoch][move.cell] = (
+                        pieces.castle(item.seat, move.rank) if move.kind == "castle" else move.tile
+                    )
+        result.append({"record": record, "state": state, "boards": boards, "first": first})
+    return result
+
+
+def test_every_query_runs_on_the_tiny_and_on_an_empty_lake(tiny, tmp_path):
+    empty = connect(Lake(tmp_path))
+    for name in query_names():
+        params = {"game_id": 1} if name.startswith("game_") and name != "game_search" else {}
+        if name == "cell_examples":
+            params = {"cell": "a1"}
+        for con in (tiny, empty):
+            execute(con, name, params)
+
+
+def test_castle_yield_per_cell(tiny, games):
+    gold = defaultdict(list)
+    for game in games:
+        for board in game["boards"].values():
+            for c in score_breakdown(
+                board, game["record"].players, game["record"].game.geometry
+            ).castles:
+                gold[c.cell].append(c.row_gold + c.column_gold)
+    frame = execute(tiny, "cell_castle_yield")
+    assert len(frame) == 30
+    for row in frame.iter_rows(named=True):
+        cell = (row["cell_row"] - 1) * 6 + row["cell_column"] - 1
+        assert row["observations"] == len(gold[cell])
+        if gold[cell]:
+            assert row["value"] == pytest.approx(sum(gold[cell]) / len(gold[cell]))
+        else:
+            assert row["value"] is None
+
+
+def test_filters_narrow_the_games(tiny):
+    two = execute(tiny, "cell_castle_yield", {"players": 2})
+    three = execute(tiny, "cell_castle_yield", {"players": 3})
+    both = execute(tiny, "cell_castle_yield")
+    assert (two["observations"] + three["observations"]).to_list() == both["observations"].to_list()
+    assert execute(tiny, "game_search", {"player": "Cy"})["players"].to_list() == [3]
+    assert execute(tiny, "game_search", {"source": "simulated"}).is_empty()
+
+
+def test_seat_advantage_and_lead_changes(tiny, games):
+    frame = execute(tiny, "seat_advantage", {"players": 2})
+    game = games[0]
+    gold = game["state"].returns()
+    winner = gold.index(max(gold))
+    position = (winner - game["first"]) % 2 + 1
+    shares = dict(zip(frame["position"], frame["mean_win_share"], strict=True))
+    assert shares[str(position)] == 1.0 and shares[str(3 - position)] == 0.0
+    changes = execute(tiny, "lead_changes", {"players": 2})
+    leaders = []
+    running = [50, 50]
+    for gains in game["state"].epoch_gains:
+        running = [r + g for r, g in zip(running, gains, strict=True)]
+        leaders.append({s for s, v in enumerate(running) if v == max(running)})
+    expected = sum(1 for a, b in zip(leaders, leaders[1:], strict=False) if not a & b)
+    assert changes["lead_changes"].to_list() == [expected]
+
+
+def test_tile_impact_on_the_placer(tiny, games):
+    placer_impacts = []
+    for game in games:
+        record = game["record"]
+        placers = {}
+        for item in walk(record.game, game["state"].history):
+            if isinstance(item, Turn) and item.move.kind in ("draw", "start"):
+                placers[(item.epoch, item.move.cell)] = item.seat
+        for epoch, board in game["boards"].items():
+            impacts = score_breakdown(board, record.players, record.game.geometry).impacts
+            for cell, per_seat in impacts.items():
+                if board[cell] == pieces.GOLD_MINE:
+                    placer_impacts.append(per_seat[placers[(epoch, cell)]])
+    frame = execute(tiny, "tile_impact").filter(tile="GM")
+    assert frame["placements"].to_list() == [len(placer_impacts)]
+    assert frame["placer_impact"][0] == pytest.approx(sum(placer_impacts) / len(placer_impacts))
+
+
+def test_one_game(tiny, games):
+    game_id = execute(tiny, "game_search", {"players": 2})["game_id"][0]
+    moves = execute(tiny, "game_moves", {"game_id": game_id})
+    record = games[0]["record"]
+    assert len(moves) == sum(len(epoch.moves) for epoch in record.epochs)
+    assert moves["ply"].to_list() == list(range(1, len(moves) + 1))
+    seats = execute(tiny, "game_seats", {"game_id": game_id})
+    assert seats["final_gold"].to_list() == games[0]["state"].returns()
+    summary = execute(tiny, "lake_summary")
+    assert summary["games"].sum() == 2
+    assert summary["moves"].sum() == sum(len(e.moves) for g in games for e in g["record"].epochs)
+
+
+def test_unknown_parameter_is_refused(tiny):
+    with pytest.raises(QueryError, match="no parameter 'colour'"):
+        execute(tiny, "cell_castle_yield", {"colour": "red"})

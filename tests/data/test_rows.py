@@ -1,0 +1,202 @@
+"""Every table of the lake agrees with the engine's own replay of the same games."""
+
+from __future__ import annotations
+
+import random
+from collections import defaultdict
+
+import numpy as np
+import pytest
+
+from data.reader import execute
+from data.rows import PlayedGame, extract_turns, replayed_turns
+from data.scoring_arrays import score_boards
+from engine import pieces
+from engine.playout import random_playout
+from engine.rules import rule_set
+from engine.scoring import score_breakdown
+from engine.state import Game
+from engine.turns import Deal, Turn, walk
+
+LETTERS = pieces.SEAT_LETTERS
+
+
+def _replay(row: dict) -> dict:
+    """What the engine says about one stored game: turns, epoch boards and gains, final gold."""
+    game = Game(row["players"], rule_set(row["edition"], row["variant"]))
+    turns, boards = [], defaultdict(lambda: [0] * game.rules.cells)
+    for item in walk(game, row["actions"], keep_states=True):
+        if isinstance(item, Deal):
+            continue
+        assert isinstance(item, Turn)
+        move = item.move
+        piece = 0
+        if move.kind == "castle":
+            piece = pieces.castle(item.seat, move.rank)
+        elif move.kind != "pass":
+            piece = move.tile
+        if move.cell is not None:
+            boards[item.epoch][move.cell] = piece
+        turns.append(
+            (
+                item.epoch,
+                LETTERS[item.seat],
+                move.kind,
+                move.cell,
+                piece,
+                item.before.gold[item.seat],
+            )
+        )
+    state = game.new_initial_state()
+    for action in row["actions"]:
+        state.apply_action(action)
+    return {"game": game, "turns": turns, "boards": boards, "state": state}
+
+
+@pytest.fixture(scope="module")
+def replays(con):
+    games = execute(con, "SELECT game_id, edition, variant, players, actions FROM games")
+    return {row["game_id"]: _replay(row) for row in games.iter_rows(named=True)}
+
+
+def test_moves_agree(con, replays):
+    moves = execute(
+        con,
+        "SELECT game_id, epoch, seat, kind, cell, piece, gold_before, action FROM moves "
+        "ORDER BY game_id, ply",
+    )
+    by_game = defaultdict(list)
+    for row in moves.iter_rows(named=True):
+        by_game[row["game_id"]].append(row)
+    assert set(by_game) == set(replays)
+    geometry = Game().geometry
+    for game_id, expected in replays.items():
+        got = [
+            (
+                r["epoch"],
+                r["seat"],
+                r["kind"],
+                None if r["cell"] is None else geometry.parse_cell(r["cell"]),
+                0 if r["piece"] is None else pieces.parse_piece(r["piece"]),
+                r["gold_before"],
+            )
+            for r in by_game[game_id]
+        ]
+        assert got == expected["turns"], game_id
+
+
+def test_seats_and_epoch_scores_agree(con, replays):
+    seats = execute(con, "SELECT game_id, seat, final_gold, win_share, margin FROM seats")
+    for row in seats.iter_rows(named=True):
+        gold = replays[row["game_id"]]["state"].returns()
+        seat = LETTERS.index(row["seat"])
+        assert row["final_gold"] == gold[seat]
+        best = max(gold)
+        assert row["win_share"] == pytest.approx(1 / gold.count(best) if gold[seat] == best else 0)
+        assert row["margin"] == gold[seat] - max(g for s, g in enumerate(gold) if s != seat)
+    scores = execute(con, "SELECT game_id, epoch, seat, gained FROM epoch_scores")
+    for row in scores.iter_rows(named=True):
+        state = replays[row["game_id"]]["state"]
+        assert row["gained"] == state.epoch_gains[row["epoch"] - 1][LETTERS.index(row["seat"])]
+
+
+def test_castles_and_impacts_agree(con, replays):
+    castles = execute(con, "SELECT * FROM castles")
+    impacts = execute(con, "SELECT game_id, epoch, cell, tile, seat, impact FROM tile_impacts")
+    geometry = Game().geometry
+    expected_castles, expected_impacts = set(), set()
+    for game_id, replay in replays.items():
+        players = replay["game"].players
+        for epoch, board in replay["boards"].items():
+            breakdown = score_breakdown(board, players, replay["game"].geometry)
+            for c in breakdown.castles:
+                expected_castles.add(
+                    (
+                        game_id,
+                        epoch,
+                        geometry.cell_name(c.cell),
+                        LETTERS[c.seat],
+                        c.rank,
+                        c.effective_rank,
+                        c.row_gold,
+                        c.column_gold,
+                    )
+                )
+            for cell, per_seat in breakdown.impacts.items():
+                for seat, impact in enumerate(per_seat):
+                    expected_impacts.add(
+                        (
+                            game_id,
+                            epoch,
+                            geometry.cell_name(cell),
+                            pieces.piece_token(board[cell]),
+                            LETTERS[seat],
+                            impact,
+                        )
+                    )
+    got_castles = {
+        (
+            r["game_id"],
+            r["epoch"],
+            r["cell"],
+            r["seat"],
+            r["rank"],
+            r["effective_rank"],
+            r["row_gold"],
+            r["column_gold"],
+        )
+        for r in castles.iter_rows(named=True)
+    }
+    got_impacts = set(impacts.iter_rows())
+    assert got_castles == expected_castles
+    assert got_impacts == expected_impacts
+    assert len(impacts) == len(expected_impacts)
+
+
+@pytest.mark.parametrize(
+    "rules", [rule_set(), rule_set("kingdoms-2002", "no-luck"), rule_set("cosmolancer")]
+)
+def test_fast_turn_reading_matches_engine_replay(rules):
+    games = []
+    for index in range(40):
+        players = 2 + index % 3
+        state = Game(players, rules).new_initial_state()
+        random_playout(state, random.Random(index), record=True)
+        games.append(
+            PlayedGame(
+                players,
+                rules,
+                state.history,
+                state.epoch_gains,
+                ["x"] * players,
+                ["random"] * players,
+            )
+        )
+    fast = extract_turns(games)
+    slow = replayed_turns(games, range(len(games)))
+    for name in fast.__dataclass_fields__:
+        assert np.array_equal(getattr(fast, name), getattr(slow, name)), name
+
+
+def test_vector_scoring_matches_engine_on_random_boards():
+    rng = random.Random(5)
+    boards, players = [], []
+    for _ in range(300):
+        count = rng.choice((2, 3, 4))
+        board = [0] * 30
+        tiles = list(rule_set().tiles)
+        rng.shuffle(tiles)
+        for cell in rng.sample(range(30), rng.randrange(0, 30)):
+            if rng.random() < 0.4:
+                board[cell] = pieces.castle(rng.randrange(count), rng.randrange(1, 5))
+            elif tiles:
+                board[cell] = tiles.pop()
+        boards.append(board)
+        players.append(count)
+    scores = score_boards(np.array(boards))
+    geometry = Game().geometry
+    for index, board in enumerate(boards):
+        breakdown = score_breakdown(board, players[index], geometry)
+        assert list(scores.gold[index, : players[index]]) == list(breakdown.gold)
+        for cell, impact in breakdown.impacts.items():
+            assert list(scores.impacts[index, cell, : players[index]]) == list(impact)
