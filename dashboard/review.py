@@ -122,3 +122,12 @@ def with_review_comments(record_text: str, review: pl.DataFrame) -> str:
             if ply in comments:
                 recorded.comment = comments[ply]
     return write_record(record)
+
+
+def best_label(best_move: str, seat: int) -> str:
+    """How the engine's best move would look on the board: `B4` for seat B's rank-4 castle
+    (`C4 b2`), the tile's value for a tile (`d+5 c3`, `s-2 a1`)."""
+    action = best_move.split()[0]
+    if action.startswith("C"):
+        return f"{pieces.SEAT_LETTERS[seat]}{action[1:]}"
+    return action[1:].replace("-", "−")

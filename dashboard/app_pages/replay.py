@@ -1,0 +1,412 @@
+"""Replay: step through a stored game: board, gold, epoch scoring and the engine's review.
+
+`?game=ID&ply=K` opens a game at a move; the URL follows every step, so a position can be
+shared. ← and → step, Home and End go to the ends.
+"""
+
+from __future__ import annotations
+
+import polars as pl
+import streamlit as st
+
+from dashboard.board_chart import board_chart, board_frame
+from dashboard.filters import Filters
+from dashboard.lake_data import QueryError, fetch
+from dashboard.replay_charts import (
+    evaluation_chart,
+    evaluation_frame,
+    gold_chart,
+    selected_ply,
+)
+from dashboard.replay_data import (
+    OpenedGame,
+    make_review,
+    open_game,
+    parse_game_id,
+    record_text,
+    stored_review,
+)
+from dashboard.review import BADGES, DEFAULT_BUDGET, DEFAULT_SEED, best_label
+from dashboard.timeline import Timeline
+from engine import pieces
+from engine.rules import DISPLAY_NAMES
+
+MOVES_SHOWN = 12  # rows of the move list around the current move
+MOVES_BEFORE = 5
+BADGE_COLOURS = {
+    "best": "green",
+    "excellent": "green",
+    "good": "gray",
+    "inaccuracy": "orange",
+    "mistake": "orange",
+    "blunder": "red",
+}
+
+
+def go_to(ply: int) -> None:
+    """Show another ply (a button or control callback): the URL holds the ply."""
+    st.query_params["ply"] = str(ply)
+
+
+def open_id(game_id: int) -> None:
+    st.query_params["game"] = str(game_id)
+    st.query_params["ply"] = "0"
+
+
+def picker() -> None:
+    """Find a game: by id, or among the games matching the sidebar filters."""
+    st.subheader("Open a game")
+    typed = st.text_input("Game id", key="replay_game_id", placeholder="e.g. 4214138427410389")
+    if st.button("Open", key="replay_open") and typed:
+        wanted = parse_game_id(typed)
+        if wanted is None:
+            st.error(f"'{typed}' is not a game id (a whole number).")
+        else:
+            open_id(wanted)
+            st.rerun()
+    filters: Filters = st.session_state.get("filters", Filters())
+    try:
+        games = fetch("game_search", filters.params(), limit=200)
+    except QueryError as error:
+        st.error(f"The lake cannot be searched: {error}")
+        return
+    if games.is_empty():
+        st.info(
+            "No game matches the filters. Record one on the Record page, import `.kgn` files "
+            "with `kingdoms import`, or simulate some with `kingdoms simulate`."
+        )
+        return
+    st.caption(f"Games matching **{filters.describe()}**, newest first: pick one to replay.")
+    shown = games.select(
+        pl.col("game_id").cast(pl.String),
+        "source",
+        "edition",
+        "players",
+        "seated",
+        "result",
+        "winners",
+        "plies",
+        "created",
+    )
+    picked = st.dataframe(
+        shown, hide_index=True, on_select="rerun", selection_mode="single-row", key="replay_pick"
+    )
+    rows = picked.selection.rows if picked else []
+    choice = st.selectbox(
+        "Or choose from the list",
+        [None, *games["game_id"].to_list()],
+        format_func=lambda g: "—" if g is None else str(g),
+        key="replay_choice",
+    )
+    if rows:
+        open_id(games["game_id"][rows[0]])
+        st.rerun()
+    if choice is not None:
+        open_id(choice)
+        st.rerun()
+
+
+def step_controls(timeline: Timeline, ply: int) -> None:
+    last = timeline.plies
+    first_col, back_col, forward_col, last_col, _ = st.columns([1.3, 1.2, 1.4, 1.2, 3])
+    first_col.button(
+        "First",
+        icon=":material/first_page:",
+        key="replay_first",
+        on_click=go_to,
+        args=(0,),
+        shortcut="Home",
+    )
+    back_col.button(
+        "Back",
+        icon=":material/chevron_left:",
+        key="replay_back",
+        on_click=go_to,
+        args=(max(0, ply - 1),),
+        shortcut="Left",
+    )
+    forward_col.button(
+        "Forward",
+        icon=":material/chevron_right:",
+        key="replay_forward",
+        on_click=go_to,
+        args=(min(last, ply + 1),),
+        shortcut="Right",
+    )
+    last_col.button(
+        "Last",
+        icon=":material/last_page:",
+        key="replay_last",
+        on_click=go_to,
+        args=(last,),
+        shortcut="End",
+    )
+    st.session_state["replay_slider"] = ply
+    st.slider(
+        "Ply",
+        0,
+        max(last, 1),
+        key="replay_slider",
+        on_change=lambda: go_to(st.session_state["replay_slider"]),
+        help="Ply 0 is the position before the first move; ply k the position after move k.",
+    )
+
+
+def move_list(timeline: Timeline, ply: int, review: pl.DataFrame | None, key: str) -> None:
+    """The moves around the current one (marked ▶); a click on a row jumps there."""
+    first = max(1, min(ply - MOVES_BEFORE, timeline.plies - MOVES_SHOWN + 1))
+    frame = timeline.move_frame.filter(pl.col("ply").is_between(first, first + MOVES_SHOWN - 1))
+    frame = frame.with_columns(
+        pl.when(pl.col("ply") == ply).then(pl.lit("▶")).otherwise(pl.lit("")).alias("now"),
+        pl.when(pl.col("turn") == 1)
+        .then(pl.format("epoch {}", pl.col("epoch")))
+        .otherwise(pl.lit(""))
+        .alias("epoch start"),
+    )
+    if review is not None:
+        badges = review.select(
+            pl.col("ply").cast(pl.Int64), pl.col("quality").replace_strict(BADGES).alias("class")
+        )
+        frame = frame.join(badges, on="ply", how="left")
+    columns = ["now", "ply", "seat", "move"]
+    columns += ["class"] if review is not None else []
+    columns += ["epoch start"]
+    plies = frame["ply"].to_list()
+
+    def jump() -> None:
+        rows = st.session_state[key].selection.rows
+        if rows:
+            go_to(plies[rows[0]])
+
+    st.dataframe(
+        frame.select(columns),
+        hide_index=True,
+        on_select=jump,
+        selection_mode="single-row",
+        key=key,
+        column_config={"now": st.column_config.TextColumn("", width="small")},
+    )
+    st.caption(
+        f"Moves {first}–{first + len(plies) - 1} of {timeline.plies}; click one to go there."
+    )
+
+
+def seats_table(opened: OpenedGame, ply: int, omniscient: bool) -> pl.DataFrame:
+    position = opened.timeline.positions[ply]
+    letters = pieces.SEAT_LETTERS
+    rows = []
+    for seat, name in enumerate(opened.names):
+        tile = position.start_tiles[seat]
+        visible = omniscient or position.to_move == seat
+        held = pieces.piece_token(tile) if tile and visible else ("hidden" if tile else "—")
+        agent = opened.agents[seat]
+        rows.append(
+            {
+                "seat": letters[seat],
+                "player": f"{name} ({agent})" if agent and agent != name else name,
+                "gold": position.gold[seat],
+                "castles left (rank 1/2/3/4)": "/".join(str(c) for c in position.castles[seat]),
+                "starting tile": held,
+                "to move": "●" if position.to_move == seat else "",
+            }
+        )
+    return pl.DataFrame(rows)
+
+
+def epoch_scoring(opened: OpenedGame, ply: int) -> None:
+    timeline = opened.timeline
+    breakdown = timeline.breakdown(ply)
+    position = timeline.positions[ply]
+    letters = pieces.SEAT_LETTERS[: len(opened.names)]
+    if breakdown is None:
+        ends = [p for p in timeline.epoch_end_plies() if p >= ply]
+        if ends:
+            st.caption(f"Epoch {position.epoch} is scored at ply {ends[0]}.")
+            st.button(
+                f"Go to the scoring of epoch {position.epoch}",
+                key="replay_to_scoring",
+                on_click=go_to,
+                args=(ends[0],),
+            )
+        return
+    geometry = timeline.geometry
+    gains = " · ".join(f"{letters[s]} {g:+d}" for s, g in enumerate(breakdown.gold))
+    st.markdown(f"**Epoch {position.epoch} scored:** {gains}")
+    segments = pl.DataFrame(
+        {
+            "line": [s.line for s in breakdown.segments],
+            "segment": [
+                f"{geometry.cell_name(s.cells[0])}–{geometry.cell_name(s.cells[-1])}"
+                for s in breakdown.segments
+            ],
+            "base": [s.base for s in breakdown.segments],
+            **{
+                f"rank {letter}": [s.ranks[i] for s in breakdown.segments]
+                for i, letter in enumerate(letters)
+            },
+            **{
+                f"gold {letter}": [s.gold[i] for s in breakdown.segments]
+                for i, letter in enumerate(letters)
+            },
+        }
+    )
+    impacts = pl.DataFrame(
+        {
+            "cell": [geometry.cell_name(c) for c in breakdown.impacts],
+            "tile": [pieces.piece_token(position.board[c]) for c in breakdown.impacts],
+            **{
+                f"impact {letter}": [v[i] for v in breakdown.impacts.values()]
+                for i, letter in enumerate(letters)
+            },
+        }
+    )
+    lines, tiles = st.columns([3, 2])
+    lines.caption("Line by line: segment, base value, effective ranks, gold")
+    lines.dataframe(segments, hide_index=True, height=300)
+    tiles.caption("Tile impacts: each seat's gold with the tile minus without it")
+    tiles.dataframe(impacts, hide_index=True, height=300)
+
+
+def evaluation(opened: OpenedGame, ply: int, review: pl.DataFrame | None) -> None:
+    st.subheader("Engine evaluation")
+    if review is None:
+        st.caption(
+            f"The engine reviews every move (budget {DEFAULT_BUDGET} iterations, seed "
+            f"{DEFAULT_SEED}) once; the review is kept in the lake."
+        )
+        if st.button("Review this game", key="replay_review", type="primary"):
+            bar = st.progress(0.0, text="Reviewing…")
+
+            def progress(done: int, total: int) -> None:
+                bar.progress(done / max(total, 1), text=f"Reviewing move {done} of {total}")
+
+            make_review(opened, DEFAULT_BUDGET, DEFAULT_SEED, progress)
+            st.rerun()
+        return
+    timeline = opened.timeline
+    letters = list(pieces.SEAT_LETTERS[: len(opened.names)])
+    chart_key = f"replay_eval_{opened.game_id}"
+
+    def jump_from_chart() -> None:
+        chosen = selected_ply(st.session_state[chart_key])
+        if chosen is not None:
+            go_to(chosen)
+
+    st.altair_chart(
+        evaluation_chart(evaluation_frame(review, letters), ply, timeline.epoch_starts()),
+        on_select=jump_from_chart,
+        selection_mode="jump",
+        key=chart_key,
+    )
+    notable = review.filter(pl.col("quality").is_in(["inaccuracy", "mistake", "blunder"]))
+    labels = {
+        row["ply"]: f"ply {row['ply']} · {row['seat']} {row['move']} · {row['quality']}"
+        for row in notable.iter_rows(named=True)
+    }
+
+    def jump_from_list() -> None:
+        chosen = st.session_state["replay_jump"]
+        if chosen is not None:
+            go_to(int(chosen))
+
+    st.selectbox(
+        "Jump to a move that cost its player",
+        [None, *labels],
+        format_func=lambda p: "—" if p is None else labels[p],
+        key="replay_jump",
+        on_change=jump_from_list,
+    )
+
+
+def current_move(opened: OpenedGame, ply: int, review: pl.DataFrame | None) -> None:
+    """What happened at this ply, its class, and the engine's best next move."""
+    timeline = opened.timeline
+    move = timeline.last_move(ply)
+    position = timeline.positions[ply]
+    if move is None:
+        st.markdown(f"**Start of the game.** {opened.names[position.to_move or 0]} moves first.")
+    else:
+        letter = pieces.SEAT_LETTERS[move.seat]
+        text = f"**Move {ply}** (epoch {move.epoch}, turn {move.turn}): {letter} {move.text}"
+        if review is not None:
+            row = review.filter(pl.col("ply") == ply).row(0, named=True)
+            colour = BADGE_COLOURS[row["quality"]]
+            text += f" :{colour}-badge[{BADGES[row['quality']]}]"
+            if row["quality"] != "best":
+                text += f" — loses {row['loss']:.2f}; best was {row['best_move']}"
+        st.markdown(text)
+
+
+def best_next(review: pl.DataFrame | None, timeline: Timeline, ply: int) -> tuple[int, str] | None:
+    """The engine's best move for the seat to move, as (cell, label) for the board."""
+    if review is None or ply >= timeline.plies:
+        return None
+    row = review.filter(pl.col("ply") == ply + 1).row(0, named=True)
+    if row["best_cell"] is None:
+        return None
+    cell = timeline.geometry.parse_cell(row["best_cell"])
+    return cell, best_label(row["best_move"], timeline.moves[ply].seat)
+
+
+st.title("Replay")
+game_id = parse_game_id(st.query_params.get("game"))
+opened = open_game(game_id) if game_id is not None else None
+if opened is None:
+    if game_id is not None or "game" in st.query_params:
+        st.warning(f"There is no game '{st.query_params.get('game')}' in the lake.")
+    picker()
+    st.stop()
+
+timeline = opened.timeline
+ply = timeline.clamp(parse_game_id(st.query_params.get("ply")) or 0)
+if st.query_params.get("ply") != str(ply):
+    st.query_params["ply"] = str(ply)
+review = stored_review(opened.game_id, DEFAULT_BUDGET, DEFAULT_SEED)
+names = DISPLAY_NAMES[opened.edition]
+seated = ", ".join(f"{pieces.SEAT_LETTERS[s]} {n}" for s, n in enumerate(opened.names))
+st.caption(
+    f"Game {opened.game_id} · {opened.source} · {opened.edition}"
+    + (f" ({opened.variant})" if opened.variant else "")
+    + f" · {seated} · {timeline.plies} moves"
+)
+step_controls(timeline, ply)
+current_move(opened, ply, review)
+
+board_column, list_column = st.columns([3, 2])
+with board_column:
+    position = timeline.positions[ply]
+    last = timeline.last_move(ply)
+    best = best_next(review, timeline, ply)
+    cells = board_frame(
+        position.board,
+        timeline.geometry,
+        opened.edition,
+        last_cell=last.move.cell if last else None,
+        best=best,
+    )
+    title = f"Epoch {position.epoch} · ply {ply}"
+    st.altair_chart(board_chart(cells, title=title), key="replay_board")
+    if best is not None:
+        st.caption(f"Dashed: the engine's best move for the seat to move here ({best[1]}).")
+    omniscient = st.toggle(
+        "Show every starting tile (omniscient)",
+        value=True,
+        key="replay_omniscient",
+        help=f"Off: only what the seat to move could see (its own {names['castle']}s, "
+        "the board and its own starting tile).",
+    )
+    st.dataframe(seats_table(opened, ply, omniscient), hide_index=True)
+with list_column:
+    move_list(timeline, ply, review, key=f"replay_moves_{opened.game_id}_{ply}")
+    st.download_button(
+        "Download .kgn" + (" with the review" if review is not None else ""),
+        data=lambda: record_text(opened.game_id, review),
+        file_name=f"kingdoms-{opened.game_id}.kgn",
+        mime="text/plain",
+        key="replay_download",
+    )
+
+st.subheader("Gold over the game")
+st.altair_chart(gold_chart(timeline.gold_frame, ply, timeline.epoch_starts()), key="replay_gold")
+epoch_scoring(opened, ply)
+evaluation(opened, ply, review)
