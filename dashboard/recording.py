@@ -182,6 +182,9 @@ class Recording:
         seat = self.seat_to_move
         if seat is None:
             raise RecordingError("the game is over")
+        if move.cell is not None and self.state.board[move.cell]:
+            # The engine would say so too, but for a drawn tile only by its action number.
+            raise RecordingError(f"{self.state.geometry.cell_name(move.cell)} is not empty")
         trial = copy.deepcopy(self.record)
         epoch = trial.epochs[-1]
         epoch.moves.append(RecordedMove(seat, move))

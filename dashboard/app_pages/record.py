@@ -140,12 +140,13 @@ def move_entry(draft_id: str, recording: Recording) -> None:
         key="record_action",
     )
     geometry = recording.state.geometry
-    empties = [c for c, piece in enumerate(recording.state.board) if not piece]
+    board = recording.state.board
+    empties = [c for c, piece in enumerate(board) if not piece]
     if choice is not None and choice.kind != "pass":
         cell = st.selectbox(
             "Cell (or click it on the board)",
-            empties,
-            format_func=geometry.cell_name,
+            empties + [c for c, piece in enumerate(board) if piece],
+            format_func=lambda c: geometry.cell_name(c) + (" (taken)" if board[c] else ""),
             key="record_cell",
         )
     else:
@@ -276,9 +277,7 @@ if recording is None:
     show_flash()
     saved = st.session_state.get("record_saved")
     if saved is not None:
-        st.page_link(
-            "app_pages/replay.py", label=f"Replay game {saved}", query_params={"game": saved}
-        )
+        st.markdown(f"[Replay game {saved}](replay?game={saved}&ply=0)")
     new_game_form()
     draft_list()
     uploads()

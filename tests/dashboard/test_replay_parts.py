@@ -1,0 +1,83 @@
+"""The replay viewer's parts without Streamlit: timeline, board frame, charts, comments."""
+
+from __future__ import annotations
+
+import random
+
+import polars as pl
+
+from dashboard.board_chart import board_chart, board_frame
+from dashboard.replay_charts import gold_chart, selected_ply
+from dashboard.review import best_label, quality, with_review_comments
+from dashboard.timeline import Timeline
+from engine import pieces
+from engine.playout import random_playout
+from engine.record import record_from_state, write_record
+from engine.state import Game
+
+
+def _game(players: int = 3, seed: int = 1) -> tuple[Game, list[int]]:
+    game = Game(players)
+    state = game.new_initial_state()
+    random_playout(state, random.Random(seed), record=True)
+    return game, state.history
+
+
+def test_timeline_follows_the_game_to_its_final_gold() -> None:
+    game, actions = _game()
+    final = Game(3).new_initial_state()
+    for action in actions:
+        final.apply_action(action)
+    timeline = Timeline(game, actions)
+    assert timeline.positions[-1].gold == tuple(final.gold)
+    assert timeline.epoch_end_plies() == [30, 60, 90]
+    assert all(timeline.positions[p].board.count(pieces.EMPTY) == 0 for p in (30, 60, 90))
+    assert timeline.breakdown(30).gold == tuple(final.epoch_gains[0])
+    assert timeline.breakdown(29) is None
+    assert timeline.gold_frame.height == 91 * 3
+
+
+def test_board_frame_names_pieces_by_edition() -> None:
+    board = [0] * 30
+    board[0], board[1], board[2] = pieces.castle(1, 3), pieces.MOUNTAIN, pieces.DRAGON
+    frame = board_frame(board, Game(2).geometry, "cosmolancer", last_cell=0, best=(5, "A4"))
+    rows = {row["cell"]: row for row in frame.iter_rows(named=True)}
+    assert rows["a1"]["label"] == "B3" and rows["a1"]["last"]
+    assert rows["b1"]["name"] == "meteor shower" and rows["c1"]["name"] == "black hole"
+    assert rows["f1"]["best"] and rows["f1"]["label"] == "A4"
+    assert board_chart(frame).to_dict()["layer"]
+
+
+def test_gold_chart_and_click_selection() -> None:
+    game, actions = _game(2)
+    timeline = Timeline(game, actions)
+    assert gold_chart(timeline.gold_frame, 10, timeline.epoch_starts()).to_dict()
+    assert selected_ply({"selection": {"jump": [{"ply": 12, "seat": "A"}]}}) == 12
+    assert selected_ply({"selection": {"jump": []}}) is None
+
+
+def test_quality_thresholds_and_review_comments() -> None:
+    assert [quality(x, False) for x in (0, 0.02, 0.05, 0.1, 0.2, 0.21)] == [
+        "best",
+        "excellent",
+        "good",
+        "inaccuracy",
+        "mistake",
+        "blunder",
+    ]
+    assert best_label("C4 b2", 1) == "B4" and best_label("d-5 c3", 0) == "−5"
+    game, actions = _game(2, seed=3)
+    state = Game(2).new_initial_state()
+    for action in actions:
+        state.apply_action(action)
+    text = write_record(record_from_state(state, {}))
+    review = pl.DataFrame(
+        {
+            "ply": [1, 2],
+            "quality": ["best", "blunder"],
+            "loss": [0.0, 0.3],
+            "best_move": ["x", "C4 a1"],
+        }
+    )
+    commented = with_review_comments(text, review)
+    assert "; best" in commented and "; blunder, loses 0.30; best C4 a1" in commented

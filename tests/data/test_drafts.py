@@ -1,0 +1,55 @@
+"""Drafts of games being recorded, and cached reviews: written atomically, read back whole."""
+
+from __future__ import annotations
+
+import polars as pl
+import pytest
+
+from data.drafts import DraftError, delete_draft, list_drafts, load_draft, new_draft_id, save_draft
+from data.lake import Lake
+from data.reviews import SCHEMA, load_review, save_review
+
+
+def test_draft_round_trip_replace_and_delete(tmp_path) -> None:
+    lake = Lake(tmp_path)
+    first, second = new_draft_id(), new_draft_id()
+    save_draft(lake, first, 1, '[Edition "kingdoms-2011"]\n')
+    save_draft(lake, second, 0, "second")
+    save_draft(lake, first, 1, "changed")
+    assert load_draft(lake, first).record == "changed"
+    assert load_draft(lake, first).first_seat == 1
+    assert {d.draft_id for d in list_drafts(lake)} == {first, second}
+    assert not [p for p in (tmp_path / "drafts").iterdir() if p.name.startswith(".")]
+    delete_draft(lake, first)
+    assert load_draft(lake, first) is None
+    assert [d.draft_id for d in list_drafts(lake)] == [second]
+
+
+@pytest.mark.parametrize("bad", ["../lake", "", "ABCDEF123456", "a" * 13])
+def test_draft_ids_are_never_paths(tmp_path, bad: str) -> None:
+    with pytest.raises(DraftError):
+        load_draft(Lake(tmp_path), bad)
+
+
+def test_review_round_trip(tmp_path) -> None:
+    lake = Lake(tmp_path)
+    assert load_review(lake, 7, 400, 1) is None
+    review = pl.DataFrame(
+        {
+            "ply": [1, 2],
+            "seat": ["A", "B"],
+            "move": ["C4 b2", "d+5 c3"],
+            "expected": [[0.5, 0.5], [0.4, 0.6]],
+            "played_value": [0.5, 0.55],
+            "best_move": ["C4 b2", "d+5 a1"],
+            "best_cell": ["b2", "a1"],
+            "best_value": [0.5, 0.7],
+            "loss": [0.0, 0.15],
+            "quality": ["best", "mistake"],
+        }
+    )
+    save_review(lake, 7, 400, 1, review)
+    loaded = load_review(lake, 7, 400, 1)
+    assert loaded.columns == SCHEMA.names
+    assert loaded["quality"].to_list() == ["best", "mistake"]
+    assert load_review(lake, 7, 400, 2) is None
