@@ -1,0 +1,85 @@
+"""The replay viewer's speed figures for `kingdoms bench` (medians, server side).
+
+A small lake is built in a temporary folder; the Replay page runs under Streamlit's AppTest,
+so the figures include the page's whole script run, not the browser's drawing.
+"""
+
+from __future__ import annotations
+
+import os
+import statistics
+import tempfile
+import time
+from pathlib import Path
+
+import streamlit as st
+from streamlit.testing.v1 import AppTest
+
+from dashboard.review import DEFAULT_BUDGET, review_game
+from dashboard.timeline import Timeline
+from data.lake import Lake
+from data.reader import connect, execute
+from data.simulate import Plan, simulate
+from engine.rules import rule_set
+from engine.state import Game
+
+PAGE = str(Path(__file__).with_name("app_pages") / "replay.py")
+
+
+def _games(lake: Lake) -> list[tuple[int, Timeline]]:
+    con = connect(lake)
+    ids = execute(con, "SELECT game_id FROM games WHERE players = 3 ORDER BY game_id")["game_id"]
+    games = []
+    for game_id in ids.to_list():
+        row = execute(con, "game_record", {"game_id": game_id}).row(0, named=True)
+        game = Game(row["players"], rule_set(row["edition"], row["variant"]))
+        games.append((game_id, Timeline(game, list(row["actions"]))))
+    return games
+
+
+def _page(game_id: int, ply: int) -> AppTest:
+    app = AppTest.from_file(PAGE, default_timeout=120)
+    app.query_params["game"] = str(game_id)
+    app.query_params["ply"] = str(ply)
+    return app
+
+
+def replay_figures(steps: int = 15, opens: int = 5, reviews: int = 3) -> dict[str, float]:
+    """replay_step_ms, replay_open_game_ms and review_game_s (default budget), medians."""
+    previous = os.environ.get("KINGDOMS_LAKE")
+    with tempfile.TemporaryDirectory(prefix="replay-bench-") as folder:
+        lake = Lake(folder)
+        simulate(lake, Plan(2 * max(opens, reviews), players=(3,), seed=5), progress=False)
+        os.environ["KINGDOMS_LAKE"] = folder
+        try:
+            games = _games(lake)
+            open_ms = []
+            for game_id, _ in games[:opens]:
+                st.cache_resource.clear()
+                st.cache_data.clear()
+                app = _page(game_id, 40)
+                started = time.perf_counter()
+                app.run()
+                open_ms.append((time.perf_counter() - started) * 1000)
+            app = _page(games[0][0], 20).run()
+            step_ms = []
+            for _ in range(steps):
+                button = app.button(key="replay_forward")
+                started = time.perf_counter()
+                button.click().run()
+                step_ms.append((time.perf_counter() - started) * 1000)
+            review_s = []
+            for _, timeline in games[:reviews]:
+                started = time.perf_counter()
+                review_game(timeline, DEFAULT_BUDGET)
+                review_s.append(time.perf_counter() - started)
+        finally:
+            if previous is None:
+                os.environ.pop("KINGDOMS_LAKE", None)
+            else:
+                os.environ["KINGDOMS_LAKE"] = previous
+    return {
+        "replay_step_ms": round(statistics.median(step_ms), 1),
+        "replay_open_game_ms": round(statistics.median(open_ms), 1),
+        "review_game_s": round(statistics.median(review_s), 2),
+    }
