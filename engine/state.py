@@ -246,10 +246,9 @@ class State:
             self._apply_turn_action(action)
         elif phase == PLACE:
             cell = action - 5 * cells
-            if not 0 <= cell < cells or self.board[cell]:
-                raise IllegalMoveError(
-                    f"action {action} does not place the drawn tile on an empty cell"
-                )
+            if not 0 <= cell < cells:
+                raise IllegalMoveError(f"action {action} does not place the drawn tile")
+            self._check_empty(cell)
             self.history.append(action)
             tile = self.pending_tile
             self.pending_tile = 0
