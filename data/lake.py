@@ -24,7 +24,8 @@ from pathlib import Path
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from data.schema import SCHEMA_VERSION, TABLES
+from data.aggregates import aggregate_tables, all_tables
+from data.schema import SCHEMA_VERSION
 from engine.cli_support import BadInput
 
 DEFAULT_LAKE = Path("data/lake")
@@ -62,7 +63,7 @@ def write_table(table: pa.Table, path: Path) -> None:
         compression="zstd",
         compression_level=3,
         row_group_size=1 << 20,
-        write_statistics=["game_id"],
+        write_statistics=["game_id"] if "game_id" in table.column_names else False,
     )
 
 
@@ -118,9 +119,10 @@ class Lake:
         return Path(tempfile.mkdtemp(prefix=f"{uuid.uuid4().hex[:8]}-", dir=tmp))
 
     def stage_tables(self, tables: dict[str, pa.Table]) -> Path:
-        """Write one batch's tables into a staging folder and return it."""
+        """Write one batch's tables and their aggregates into a staging folder; return it."""
         staging = self.stage()
-        for name in TABLES:
+        tables = {**tables, **aggregate_tables(tables)}
+        for name in all_tables():
             write_table(tables[name], staging / f"{name}.parquet")
         return staging
 
@@ -129,7 +131,7 @@ class Lake:
         with self.locked():
             manifest = self.manifest()
             batch_id = manifest["next_batch"]
-            for name in TABLES:
+            for name in all_tables():
                 target = self.batch_dir(name, source, batch_id)
                 if target.exists():
                     shutil.rmtree(target)

@@ -18,8 +18,9 @@ import duckdb
 import polars as pl
 import pyarrow as pa
 
+from data.aggregates import aggregate_schemas, all_tables
 from data.lake import Lake
-from data.schema import TABLE_SCHEMAS, TABLES
+from data.schema import TABLE_SCHEMAS
 from data.views import view_statements
 
 QUERY_DIR = Path(__file__).with_name("queries")
@@ -58,10 +59,11 @@ def connect(lake: Lake, threads: int | None = None) -> duckdb.DuckDBPyConnection
     con = duckdb.connect(":memory:")
     if threads:
         con.execute(f"SET threads = {int(threads)}")
-    files = {table: lake.files(table) for table in TABLES}
-    for table in TABLES:
+    files = {table: lake.files(table) for table in all_tables()}
+    schemas = {**TABLE_SCHEMAS, **aggregate_schemas()}
+    for table in all_tables():
         if not files[table]:
-            empty = pa.Table.from_batches([], TABLE_SCHEMAS[table])  # noqa: F841 - scanned by name
+            empty = schemas[table].empty_table()  # noqa: F841 - scanned by name below
             con.execute(f"CREATE TABLE empty_{table} AS SELECT * FROM empty")
     for statement in view_statements(files):
         con.execute(statement)

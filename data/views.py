@@ -2,13 +2,16 @@
 
 Each view reads the table's committed files (from the manifest) and adds the columns that
 follow from the stored ones. `cells` lists the 30 board cells; the table macros
-`filtered_games` and `filtered_seats` hold the dashboard's filters once for every query.
+`filtered_games` and `filtered_seats` hold the dashboard's filters once for every query over
+the game tables, `kept` the same filters for the `agg_…` views; `half_width` (mean ± 1.96·SE
+from count, sum and sum of squares) and `wilson` (a proportion's bound, ±1) are the intervals.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
 
+from data.aggregates import aggregate_names
 from data.schema import TABLES
 
 # Columns each view adds to its stored table.
@@ -59,6 +62,22 @@ SELECT chr(CAST(97 + c % 6 AS INTEGER)) || (c // 6 + 1) AS cell,
        CAST(c % 6 + 1 AS TINYINT) AS cell_column
 FROM range(30) t(c);
 
+CREATE MACRO kept(edition_, variant_, players_, source_, created_,
+                  edition, variant, players, source, date_from, date_to) AS
+    (edition IS NULL OR edition_ = edition)
+    AND (variant IS NULL OR variant_ = variant)
+    AND (players IS NULL OR players_ = players)
+    AND (source IS NULL OR source_ = source)
+    AND (date_from IS NULL OR created_ >= CAST(date_from AS TIMESTAMPTZ))
+    AND (date_to IS NULL OR created_ < CAST(date_to AS TIMESTAMPTZ) + INTERVAL 1 DAY);
+
+CREATE MACRO half_width(n, total, total_sq) AS
+    1.96 * sqrt(greatest(total_sq - total * total / n, 0) / nullif(n - 1, 0) / n);
+
+CREATE MACRO wilson(hits, n, bound) AS
+    (hits / n + 1.92 / n + bound * 1.96 * sqrt((hits / n) * (1 - hits / n) / n
+        + 0.9604 / n ^ 2)) / (1 + 3.8416 / n);
+
 CREATE MACRO filtered_games(edition, variant, players, source, date_from, date_to) AS TABLE
 SELECT * FROM games g
 WHERE (edition IS NULL OR g.edition = edition)
@@ -79,6 +98,22 @@ WHERE (agent IS NULL OR s.agent = agent)
 
 def _literal(path: Path) -> str:
     return "'" + str(path).replace("'", "''") + "'"
+
+
+def aggregate_statements(files: dict[str, list[Path]]) -> list[str]:
+    """One view per aggregate (`agg_…`), over its committed files or `empty_<name>`."""
+    statements = []
+    for name in aggregate_names():
+        paths = files.get(name, [])
+        if paths:
+            listed = ", ".join(_literal(p) for p in paths)
+            source = f"read_parquet([{listed}], hive_partitioning = true)"
+        else:
+            source = (
+                f"(SELECT *, NULL::VARCHAR AS source, NULL::BIGINT AS batch_id FROM empty_{name})"
+            )
+        statements.append(f"CREATE VIEW {name} AS SELECT * FROM {source}")
+    return statements
 
 
 def view_statements(files: dict[str, list[Path]]) -> list[str]:
@@ -103,5 +138,6 @@ def view_statements(files: dict[str, list[Path]]) -> list[str]:
         if table == "moves":
             derived = derived.replace("cell_index", f"({_CELL_INDEX})")
         statements.append(f"CREATE VIEW {table} AS SELECT *{derived} FROM {source}")
+    statements += aggregate_statements(files)
     statements += [s for s in MACROS.split(";") if s.strip()]
     return statements

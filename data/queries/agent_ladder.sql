@@ -1,18 +1,22 @@
 -- Agent ladder from simulated games: per agent, seats played, mean win_share and mean partial
--- win w = (utility + 1)/2 with 95% intervals, and an Elo-style rating 400·log10(w/(1−w))
--- against the field (with the interval mapped the same way). Filters (NULL = all): $edition
+-- win w = (utility + 1)/2 with 95% half-widths, and an Elo-style rating 400·log10(w/(1−w))
+-- against the field (its interval mapped the same way). Filters (NULL = all): $edition
 -- $variant $players $date_from $date_to.
-WITH seats_in AS (
-    SELECT agent, win_share, (utility + 1) / 2 AS partial_win
-    FROM filtered_seats($edition, $variant, $players, 'simulated', $date_from, $date_to, NULL, NULL)
-    WHERE agent IS NOT NULL
+WITH sums AS (
+    SELECT agent, sum(n) AS seats, sum(sum_win) AS win, sum(sumsq_win) AS win_sq,
+           sum(sum_partial) AS partial, sum(sumsq_partial) AS partial_sq
+    FROM agg_seats
+    WHERE kept(edition, variant, players, source, created,
+               $edition, $variant, $players, 'simulated', $date_from, $date_to)
+      AND agent IS NOT NULL
+    GROUP BY agent
 ),
 summary AS (
-    SELECT agent, count(*) AS seats, avg(win_share) AS mean_win_share,
-           1.96 * stddev_samp(win_share) / sqrt(count(*)) AS win_share_half_width,
-           avg(partial_win) AS partial_win,
-           1.96 * stddev_samp(partial_win) / sqrt(count(*)) AS partial_win_half_width
-    FROM seats_in GROUP BY agent
+    SELECT agent, seats, win / seats AS mean_win_share,
+           half_width(seats, win, win_sq) AS win_share_half_width,
+           partial / seats AS partial_win,
+           half_width(seats, partial, partial_sq) AS partial_win_half_width
+    FROM sums
 ),
 clamped AS (
     SELECT *, least(greatest(partial_win, 0.001), 0.999) AS p,

@@ -3,35 +3,24 @@
 -- swing per placement, placer minus mean opponent ('net').
 -- Filters (NULL = all): $edition $variant $players $source $date_from $date_to $agent $player
 -- $epoch $tile. $agent/$player select the placer.
-WITH placers AS (
-    SELECT game_id, seat FROM filtered_seats(
-        $edition, $variant, $players, $source, $date_from, $date_to, $agent, $player)
-),
-impacts AS (
-    SELECT t.* FROM tile_impacts t
-    JOIN placers p ON p.game_id = t.game_id AND p.seat = t.placer
-    WHERE ($epoch IS NULL OR t.epoch = $epoch) AND ($tile IS NULL OR t.tile = $tile)
-),
-observed AS (
+WITH sums AS (
     SELECT cell,
-           CASE coalesce($perspective, 'placer')
-               WHEN 'placer' THEN sum(impact) FILTER (WHERE seat = placer)
-               WHEN 'net' THEN sum(impact) FILTER (WHERE seat = placer)
-                   - avg(impact) FILTER (WHERE seat <> placer)
-           END AS value
-    FROM impacts
-    GROUP BY game_id, epoch, cell
-    UNION ALL
-    SELECT cell, impact AS value FROM impacts
-    WHERE coalesce($perspective, 'placer') = 'opponents' AND seat <> placer
-),
-per_cell AS (
-    SELECT cell, avg(value) AS value, count(value) AS observations,
-           1.96 * stddev_samp(value) / sqrt(count(value)) AS half_width
-    FROM observed WHERE value IS NOT NULL GROUP BY cell
+           sum(CASE coalesce($perspective, 'placer') WHEN 'opponents' THEN n_opponents
+               ELSE n END) AS observations,
+           sum(CASE coalesce($perspective, 'placer') WHEN 'opponents' THEN sum_opponents
+               WHEN 'net' THEN sum_net ELSE sum_own END) AS total,
+           sum(CASE coalesce($perspective, 'placer') WHEN 'opponents' THEN sumsq_opponents
+               WHEN 'net' THEN sumsq_net ELSE sumsq_own END) AS total_sq
+    FROM agg_tile_cells
+    WHERE kept(edition, variant, players, source, created,
+         $edition, $variant, $players, $source, $date_from, $date_to)
+    AND ($agent IS NULL OR agent = $agent) AND ($player IS NULL OR player = $player)
+      AND ($epoch IS NULL OR epoch = $epoch) AND ($tile IS NULL OR tile = $tile)
+    GROUP BY cell
 )
 SELECT cells.cell, cells.cell_row, cells.cell_column,
-       p.value, coalesce(p.observations, 0) AS observations,
-       p.value - p.half_width AS ci_low, p.value + p.half_width AS ci_high
-FROM cells LEFT JOIN per_cell p USING (cell)
+       s.total / s.observations AS value, coalesce(s.observations, 0) AS observations,
+       s.total / s.observations - half_width(s.observations, s.total, s.total_sq) AS ci_low,
+       s.total / s.observations + half_width(s.observations, s.total, s.total_sq) AS ci_high
+FROM cells LEFT JOIN sums s USING (cell)
 ORDER BY cells.cell_row, cells.cell_column

@@ -1,27 +1,27 @@
--- Win association per cell: mean win_share of seats that had a castle on the cell (in any
--- epoch, or in $epoch), minus the mean win_share over all seats of the same games (`baseline`).
--- Filters (NULL = all): $edition $variant $players $source $date_from $date_to $agent $player
--- $epoch $rank.
-WITH seats_in AS (
-    SELECT game_id, seat, win_share FROM filtered_seats(
-        $edition, $variant, $players, $source, $date_from, $date_to, $agent, $player)
+-- Win association per cell: mean win_share of the owners of the castles placed on the cell
+-- (in $epoch, or in any epoch, each castle counting once), minus the mean win_share over all
+-- seats (`baseline`). Filters (NULL = all): $edition $variant $players $source $date_from
+-- $date_to $agent $player $epoch $rank.
+WITH baseline AS (
+    SELECT sum(sum_win) / sum(n) AS mean FROM agg_seats WHERE kept(edition, variant, players, source, created,
+         $edition, $variant, $players, $source, $date_from, $date_to)
+    AND ($agent IS NULL OR agent = $agent) AND ($player IS NULL OR player = $player)
 ),
-baseline AS (SELECT avg(win_share) AS mean FROM seats_in),
-holders AS (
-    SELECT DISTINCT c.cell, c.game_id, c.seat
-    FROM castles c
-    WHERE ($epoch IS NULL OR c.epoch = $epoch) AND ($rank IS NULL OR c.rank = $rank)
-),
-per_cell AS (
-    SELECT h.cell, avg(s.win_share) AS mean_win_share, count(*) AS observations,
-           1.96 * stddev_samp(s.win_share) / sqrt(count(*)) AS half_width
-    FROM holders h JOIN seats_in s USING (game_id, seat)
-    GROUP BY h.cell
+sums AS (
+    SELECT cell, sum(n) AS observations, sum(sum_win) AS total, sum(sumsq_win) AS total_sq
+    FROM agg_castles
+    WHERE kept(edition, variant, players, source, created,
+         $edition, $variant, $players, $source, $date_from, $date_to)
+    AND ($agent IS NULL OR agent = $agent) AND ($player IS NULL OR player = $player)
+      AND ($epoch IS NULL OR epoch = $epoch) AND ($rank IS NULL OR rank = $rank)
+    GROUP BY cell
 )
 SELECT cells.cell, cells.cell_row, cells.cell_column,
-       p.mean_win_share - b.mean AS value, coalesce(p.observations, 0) AS observations,
-       p.mean_win_share - b.mean - p.half_width AS ci_low,
-       p.mean_win_share - b.mean + p.half_width AS ci_high,
-       p.mean_win_share, b.mean AS baseline
-FROM cells CROSS JOIN baseline b LEFT JOIN per_cell p USING (cell)
+       s.total / s.observations - b.mean AS value, coalesce(s.observations, 0) AS observations,
+       s.total / s.observations - b.mean
+           - half_width(s.observations, s.total, s.total_sq) AS ci_low,
+       s.total / s.observations - b.mean
+           + half_width(s.observations, s.total, s.total_sq) AS ci_high,
+       s.total / s.observations AS mean_win_share, b.mean AS baseline
+FROM cells CROSS JOIN baseline b LEFT JOIN sums s USING (cell)
 ORDER BY cells.cell_row, cells.cell_column

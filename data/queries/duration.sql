@@ -1,20 +1,18 @@
--- Duration per player count and epoch: games, mean turns (plies) in the epoch, mean passes.
--- Epoch 0 stands for the whole game. Filters (NULL = all): $edition $variant $players $source
--- $date_from $date_to.
-WITH games_in AS (
-    SELECT game_id, players FROM filtered_games(
-        $edition, $variant, $players, $source, $date_from, $date_to)
-),
-per_epoch AS (
-    SELECT g.players, m.game_id, m.epoch, count(*) AS plies,
-           count(*) FILTER (WHERE m.kind = 'pass') AS passes
-    FROM moves m JOIN games_in g USING (game_id) GROUP BY ALL
+-- Duration per player count and epoch: games, mean turns (plies) in the epoch; epoch 0 is the
+-- whole game (with its mean passes). Filters (NULL = all): $edition $variant $players
+-- $source $date_from $date_to.
+WITH sums AS (
+    SELECT players, sum(n) AS games, sum(sum_plies) AS plies, sum(sum_plies_1) AS plies_1,
+           sum(sum_plies_2) AS plies_2, sum(sum_plies_3) AS plies_3, sum(sum_passes) AS passes
+    FROM agg_games WHERE kept(edition, variant, players, source, created,
+         $edition, $variant, $players, $source, $date_from, $date_to)
+    GROUP BY ALL
 )
-SELECT players, epoch, count(*) AS games, avg(plies) AS mean_plies, avg(passes) AS mean_passes
-FROM (
-    SELECT players, game_id, epoch, plies, passes FROM per_epoch
-    UNION ALL
-    SELECT players, game_id, 0, sum(plies), sum(passes) FROM per_epoch GROUP BY ALL
+SELECT players, epoch, games, mean_plies, mean_passes FROM (
+    SELECT players, 0 AS epoch, games, plies / games AS mean_plies,
+           passes / games AS mean_passes FROM sums
+    UNION ALL SELECT players, 1, games, plies_1 / games, NULL FROM sums
+    UNION ALL SELECT players, 2, games, plies_2 / games, NULL FROM sums
+    UNION ALL SELECT players, 3, games, plies_3 / games, NULL FROM sums
 )
-GROUP BY ALL
 ORDER BY players, epoch

@@ -1,12 +1,7 @@
--- What is in the lake, by source, edition, variant, player count and agents seated:
--- games, moves and the time span. No parameters.
-WITH lineups AS (
-    SELECT game_id, string_agg(DISTINCT coalesce(agent, 'people'), ', ' ORDER BY coalesce(agent, 'people')) AS agents
-    FROM seats GROUP BY game_id
-)
-SELECT g.source, g.edition, g.variant, g.players, l.agents,
-       count(*) AS games, sum(g.plies) AS moves,
-       min(g.created) AS first_created, max(g.created) AS last_created
-FROM games g JOIN lineups l USING (game_id)
+-- What is in the lake, by source, edition, variant, player count and agents seated ('people'
+-- for recorded players): games, moves and the time span. No parameters.
+SELECT source, edition, variant, players, agents, sum(n) AS games, sum(sum_plies) AS moves,
+       min(created) AS first_created, max(created) AS last_created
+FROM agg_games
 GROUP BY ALL
-ORDER BY g.source, g.edition, g.variant, g.players, l.agents
+ORDER BY source, edition, variant, players, agents

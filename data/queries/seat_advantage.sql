@@ -2,13 +2,20 @@
 -- ($by = 'position', the default; 1 = first mover) or by seat letter ($by = 'seat'), against
 -- the fair share 1/N, with 95% intervals. Filters (NULL = all): $edition $variant $players
 -- $source $date_from $date_to $agent $player.
-SELECT game_players AS players,
-       CASE coalesce($by, 'position') WHEN 'seat' THEN seat
-            ELSE CAST(turn_position AS VARCHAR) END AS position,
-       count(*) AS seats, avg(win_share) AS mean_win_share,
-       avg(win_share) - 1.96 * stddev_samp(win_share) / sqrt(count(*)) AS ci_low,
-       avg(win_share) + 1.96 * stddev_samp(win_share) / sqrt(count(*)) AS ci_high,
-       1.0 / game_players AS fair_share
-FROM filtered_seats($edition, $variant, $players, $source, $date_from, $date_to, $agent, $player)
-GROUP BY ALL
+WITH sums AS (
+    SELECT players,
+           CASE coalesce($by, 'position') WHEN 'seat' THEN seat
+                ELSE CAST(turn_position AS VARCHAR) END AS position,
+           sum(n) AS seats, sum(sum_win) AS total, sum(sumsq_win) AS total_sq
+    FROM agg_seats
+    WHERE kept(edition, variant, players, source, created,
+         $edition, $variant, $players, $source, $date_from, $date_to)
+    AND ($agent IS NULL OR agent = $agent) AND ($player IS NULL OR player = $player)
+    GROUP BY ALL
+)
+SELECT players, position, seats, total / seats AS mean_win_share,
+       total / seats - half_width(seats, total, total_sq) AS ci_low,
+       total / seats + half_width(seats, total, total_sq) AS ci_high,
+       1.0 / players AS fair_share
+FROM sums
 ORDER BY players, position

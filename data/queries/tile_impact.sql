@@ -1,35 +1,31 @@
 -- Tile impact per tile kind: mean counterfactual impact on the placer, on each opponent, and
--- the net swing (placer − mean opponent), with 95% intervals, split by $split: NULL/'all',
+-- the net swing (placer − mean opponent), with 95% half-widths, split by $split: NULL/'all',
 -- 'epoch', 'timing' (fifth of the epoch, 1–5) or 'placed_by' ('drawn' / 'start').
 -- Filters (NULL = all): $edition $variant $players $source $date_from $date_to $agent $player
 -- $epoch ($agent/$player select the placer).
-WITH placers AS (
-    SELECT game_id, seat FROM filtered_seats(
-        $edition, $variant, $players, $source, $date_from, $date_to, $agent, $player)
-),
-placements AS (
-    SELECT t.tile,
+WITH sums AS (
+    SELECT tile,
            CASE coalesce($split, 'all')
-               WHEN 'epoch' THEN CAST(t.epoch AS VARCHAR)
-               WHEN 'timing' THEN CAST(t.timing AS VARCHAR)
-               WHEN 'placed_by' THEN t.placed_by
+               WHEN 'epoch' THEN CAST(epoch AS VARCHAR)
+               WHEN 'timing' THEN CAST(timing AS VARCHAR)
+               WHEN 'placed_by' THEN placed_by
                ELSE 'all' END AS split,
-           sum(t.impact) FILTER (WHERE t.seat = t.placer) AS placer_impact,
-           avg(t.impact) FILTER (WHERE t.seat <> t.placer) AS opponent_impact
-    FROM tile_impacts t
-    JOIN placers p ON p.game_id = t.game_id AND p.seat = t.placer
-    WHERE $epoch IS NULL OR t.epoch = $epoch
-    GROUP BY t.game_id, t.epoch, t.cell, t.tile, split
-),
-swings AS (SELECT *, placer_impact - opponent_impact AS net_swing FROM placements)
-SELECT tile, split, count(*) AS placements,
-       avg(placer_impact) AS placer_impact,
-       1.96 * stddev_samp(placer_impact) / sqrt(count(*)) AS placer_half_width,
-       avg(opponent_impact) AS opponent_impact,
-       1.96 * stddev_samp(opponent_impact) / sqrt(count(opponent_impact)) AS opponent_half_width,
-       avg(net_swing) AS net_swing,
-       1.96 * stddev_samp(net_swing) / sqrt(count(net_swing)) AS net_half_width
-FROM swings
-GROUP BY tile, split
+           sum(n) AS n, sum(sum_own) AS sum_own, sum(sumsq_own) AS sumsq_own,
+           sum(n_opponents) AS n_opponents, sum(sum_opponents) AS sum_opponents,
+           sum(sumsq_opponents) AS sumsq_opponents,
+           sum(sum_net) AS sum_net, sum(sumsq_net) AS sumsq_net
+    FROM agg_tile_kinds
+    WHERE kept(edition, variant, players, source, created,
+         $edition, $variant, $players, $source, $date_from, $date_to)
+    AND ($agent IS NULL OR agent = $agent) AND ($player IS NULL OR player = $player)
+      AND ($epoch IS NULL OR epoch = $epoch)
+    GROUP BY ALL
+)
+SELECT tile, split, n AS placements,
+       sum_own / n AS placer_impact, half_width(n, sum_own, sumsq_own) AS placer_half_width,
+       sum_opponents / n_opponents AS opponent_impact,
+       half_width(n_opponents, sum_opponents, sumsq_opponents) AS opponent_half_width,
+       sum_net / n AS net_swing, half_width(n, sum_net, sumsq_net) AS net_half_width
+FROM sums
 ORDER BY CASE WHEN tile LIKE '+%' THEN 0 WHEN tile LIKE '-%' THEN 1 ELSE 2 END,
          abs(TRY_CAST(tile AS INTEGER)), tile, split

@@ -2,33 +2,29 @@
 -- least once in the game against seats that never did; `improvement` is the difference, with
 -- its 95% interval (√(SE₁² + SE₂²)). Filters (NULL = all): $edition $variant $players $source
 -- $date_from $date_to $agent $player.
-WITH seats_in AS (
-    SELECT game_id, seat, win_share FROM filtered_seats(
-        $edition, $variant, $players, $source, $date_from, $date_to, $agent, $player)
-),
-kinds AS (SELECT DISTINCT tile FROM tile_impacts),
-placed AS (
-    SELECT DISTINCT game_id, placer AS seat, tile FROM tile_impacts WHERE seat = placer
-),
-marked AS (
-    SELECT k.tile, s.win_share, p.tile IS NOT NULL AS placed
-    FROM seats_in s CROSS JOIN kinds k
-    LEFT JOIN placed p ON p.game_id = s.game_id AND p.seat = s.seat AND p.tile = k.tile
-),
-summary AS (
+WITH sums AS (
     SELECT tile,
-           count(*) FILTER (WHERE placed) AS seats_placed,
-           avg(win_share) FILTER (WHERE placed) AS win_share_placed,
-           var_samp(win_share) FILTER (WHERE placed) / count(*) FILTER (WHERE placed) AS var_placed,
-           count(*) FILTER (WHERE NOT placed) AS seats_not_placed,
-           avg(win_share) FILTER (WHERE NOT placed) AS win_share_not_placed,
-           var_samp(win_share) FILTER (WHERE NOT placed)
-               / count(*) FILTER (WHERE NOT placed) AS var_not_placed
-    FROM marked GROUP BY tile
+           sum(n) FILTER (WHERE placed) AS n_placed,
+           sum(sum_win) FILTER (WHERE placed) AS win_placed,
+           sum(sumsq_win) FILTER (WHERE placed) AS sq_placed,
+           sum(n) FILTER (WHERE NOT placed) AS n_not,
+           sum(sum_win) FILTER (WHERE NOT placed) AS win_not,
+           sum(sumsq_win) FILTER (WHERE NOT placed) AS sq_not
+    FROM agg_tile_use
+    WHERE kept(edition, variant, players, source, created,
+         $edition, $variant, $players, $source, $date_from, $date_to)
+    AND ($agent IS NULL OR agent = $agent) AND ($player IS NULL OR player = $player)
+    GROUP BY tile
+),
+spread AS (
+    SELECT *, (half_width(n_placed, win_placed, sq_placed) / 1.96) ^ 2
+              + (half_width(n_not, win_not, sq_not) / 1.96) ^ 2 AS variance
+    FROM sums
 )
-SELECT tile, seats_placed, win_share_placed, seats_not_placed, win_share_not_placed,
-       win_share_placed - win_share_not_placed AS improvement,
-       win_share_placed - win_share_not_placed - 1.96 * sqrt(var_placed + var_not_placed) AS ci_low,
-       win_share_placed - win_share_not_placed + 1.96 * sqrt(var_placed + var_not_placed) AS ci_high
-FROM summary
+SELECT tile, coalesce(n_placed, 0) AS seats_placed, win_placed / n_placed AS win_share_placed,
+       coalesce(n_not, 0) AS seats_not_placed, win_not / n_not AS win_share_not_placed,
+       win_placed / n_placed - win_not / n_not AS improvement,
+       win_placed / n_placed - win_not / n_not - 1.96 * sqrt(variance) AS ci_low,
+       win_placed / n_placed - win_not / n_not + 1.96 * sqrt(variance) AS ci_high
+FROM spread
 ORDER BY improvement DESC NULLS LAST

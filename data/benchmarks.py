@@ -1,0 +1,107 @@
+"""Speed figures of the lake for `kingdoms bench`: simulation against bare playouts, Parquet
+writing, warm query latencies on a lake of at least 10 million moves, fetch by id, size."""
+
+from __future__ import annotations
+
+import random
+import shutil
+import statistics
+import tempfile
+import time
+from datetime import UTC, datetime
+from pathlib import Path
+
+from data.lake import Lake, write_table
+from data.reader import connect, execute, query_names, query_parameters
+from data.simulate import Plan, play_game, simulate, workers_count
+from engine.playout import random_playout
+from engine.rules import rule_set
+from engine.state import Game
+
+BENCH_LAKE = Path("data/bench-lake")
+BENCH_MOVES = 10_000_000
+BENCH_GAMES = 145_000  # about 10.4 million moves with player counts 2, 3, 4 cycled
+
+
+def _bare_rate(games: int) -> float:
+    """Games per second of the engine's random playout, nothing recorded or stored."""
+    rules = rule_set()
+    start = time.perf_counter()
+    for index in range(games):
+        state = Game(2 + index % 3, rules).new_initial_state()
+        random_playout(state, random.Random(index))
+    return games / (time.perf_counter() - start)
+
+
+def _simulate_rate(games: int) -> float:
+    """Games per second of `simulate` into a fresh lake, one process, random agents."""
+    with tempfile.TemporaryDirectory() as folder:
+        start = time.perf_counter()
+        simulate(Lake(folder), Plan(games, seed=11), workers=1, progress=False)
+        return games / (time.perf_counter() - start)
+
+
+def _write_rate() -> float:
+    """Rows per second of writing one batch's six tables to zstd Parquet."""
+    from data.rows import build_tables
+
+    plan = Plan(2000, seed=12)
+    tables = build_tables([play_game(plan, i) for i in range(plan.games)], datetime.now(UTC))
+    rows = sum(t.num_rows for t in tables.values())
+    with tempfile.TemporaryDirectory() as folder:
+        start = time.perf_counter()
+        for name, table in tables.items():
+            write_table(table, Path(folder) / f"{name}.parquet")
+        return rows / (time.perf_counter() - start)
+
+
+def bench_lake(path: Path = BENCH_LAKE) -> Lake:
+    """The benchmark lake, built (random agents, 2–4 players) unless it already has 10M moves."""
+    lake = Lake(path)
+    if sum(b.games for b in lake.batches()) < BENCH_GAMES:
+        shutil.rmtree(path, ignore_errors=True)
+        lake = Lake(path)
+        simulate(lake, Plan(BENCH_GAMES, seed=2026, batch_size=5000), workers_count("auto"))
+    return lake
+
+
+def _warm_ms(run, repeats: int = 5) -> float:
+    run()
+    times = []
+    for _ in range(repeats):
+        start = time.perf_counter()
+        run()
+        times.append(time.perf_counter() - start)
+    return statistics.median(times) * 1000
+
+
+def data_figures() -> dict[str, float]:
+    """Every lake figure, keyed by name (rates per second, times in ms, sizes in bytes)."""
+    bare = _bare_rate(3000)
+    simulated = _simulate_rate(3000)
+    figures = {
+        "playout_bare_games_per_s": bare,
+        "simulate_games_per_s": simulated,
+        "simulate_vs_bare_ratio": simulated / bare,
+        "parquet_rows_per_s": _write_rate(),
+    }
+    lake = bench_lake()
+    con = connect(lake)
+    moves = execute(con, "SELECT count(*) AS n FROM moves")["n"][0]
+    size = sum(
+        f.stat().st_size
+        for table in ("games", "seats", "moves", "epoch_scores", "castles", "tile_impacts")
+        for f in lake.files(table)
+    )
+    figures["bench_lake_moves"] = float(moves)
+    figures["bytes_per_move"] = size / moves
+    game_id = execute(con, "SELECT game_id FROM games LIMIT 1 OFFSET 777")["game_id"][0]
+    for name in query_names():
+        params = {"game_id": game_id} if "game_id" in query_parameters(name) else {}
+        if name == "cell_examples":
+            params = {"cell": "c3"}
+        figures[f"query_{name}_ms"] = _warm_ms(lambda n=name, p=params: execute(con, n, p))
+    figures["fetch_game_by_id_ms"] = _warm_ms(
+        lambda: execute(con, "game_record", {"game_id": game_id})
+    )
+    return figures
