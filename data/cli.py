@@ -10,11 +10,20 @@ import argparse
 import sys
 from types import ModuleType
 
-from data.commands import bench, export, import_, query, simulate
+from data.commands import bench, dashboard, export, import_, query, simulate
 from engine.cli_support import EXIT_FAILURE, BadInput, fail_bad_input
 from engine.commands import replay, score
 
-COMMANDS: tuple[ModuleType, ...] = (score, replay, bench, simulate, import_, export, query)
+COMMANDS: tuple[ModuleType, ...] = (
+    score,
+    replay,
+    bench,
+    simulate,
+    import_,
+    export,
+    query,
+    dashboard,
+)
 
 
 def build_parser() -> argparse.ArgumentParser:
