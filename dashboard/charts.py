@@ -1,0 +1,212 @@
+"""Charts: pure functions from a Polars frame to an Altair chart (no Streamlit, testable alone).
+
+Every chart shows the count behind each number; values from fewer than FEW_GAMES observations
+are greyed and marked "few games" (see the metrics definitions).
+"""
+
+from __future__ import annotations
+
+import altair as alt
+import polars as pl
+
+FEW_GAMES = 30
+GREY = "#c8c8c8"
+COLUMNS = "abcdef"
+CELL_SELECTION = "cell_pick"
+
+# Validate each spec once, when it is drawn, not every channel as it is built (3× faster pages).
+alt.utils.schemapi.disable_debug_mode()
+
+
+def mark_few(frame: pl.DataFrame, count: str) -> pl.DataFrame:
+    """Add `few` (fewer than FEW_GAMES behind the value) and a `reliability` label."""
+    few = pl.col(count).fill_null(0) < FEW_GAMES
+    return frame.with_columns(
+        few=few, reliability=pl.when(few).then(pl.lit("few games")).otherwise(pl.lit("ok"))
+    )
+
+
+def board_heatmap(
+    frame: pl.DataFrame,
+    title: str,
+    value_title: str,
+    value_format: str = ".1f",
+    diverging: bool = False,
+) -> alt.LayerChart:
+    """The 5 × 6 board coloured by `value` per cell; count and 95% interval in the tooltip.
+
+    Expects cell, cell_row, cell_column, value, observations, ci_low, ci_high. A click selects a
+    cell (selection parameter CELL_SELECTION on the `cell` field).
+    """
+    board = mark_few(frame, "observations").with_columns(
+        column=pl.col("cell_column").map_elements(lambda c: COLUMNS[c - 1], return_dtype=pl.String),
+        count_label=pl.when(pl.col("few"))
+        .then(pl.lit("few games"))
+        .otherwise(pl.format("n={}", pl.col("observations"))),
+    )
+    pick = alt.selection_point(name=CELL_SELECTION, fields=["cell"], on="click")
+    scale = (
+        alt.Scale(range=["#d6604d", "#f7f7f7", "#4393c3"], domainMid=0)
+        if diverging
+        else alt.Scale(range=["#fff5d6", "#f6b042", "#c8553d"])
+    )
+    base = alt.Chart(board).encode(
+        x=alt.X("column:O", title=None, axis=alt.Axis(orient="top", labelAngle=0)),
+        y=alt.Y("cell_row:O", title=None),
+        tooltip=[
+            alt.Tooltip("cell:N", title="cell"),
+            alt.Tooltip("value:Q", title=value_title, format=value_format),
+            alt.Tooltip("ci_low:Q", title="95% low", format=value_format),
+            alt.Tooltip("ci_high:Q", title="95% high", format=value_format),
+            alt.Tooltip("observations:Q", title="observations", format=","),
+            alt.Tooltip("reliability:N", title="sample"),
+        ],
+    )
+    cells = (
+        base.mark_rect(stroke="white", strokeWidth=2, cornerRadius=4)
+        .encode(
+            color=alt.condition(
+                "datum.few", alt.value(GREY), alt.Color("value:Q", title=value_title, scale=scale)
+            ),
+            opacity=alt.condition(pick, alt.value(1.0), alt.value(0.45)),
+        )
+        .add_params(pick)
+    )
+    values = base.mark_text(fontSize=17, fontWeight="bold", dy=-8).encode(
+        text=alt.Text("value:Q", format=value_format),
+        color=alt.condition("datum.few", alt.value("#777777"), alt.value("black")),
+    )
+    counts = base.mark_text(fontSize=11, dy=12).encode(
+        text="count_label:N", color=alt.value("#333333")
+    )
+    return (cells + values + counts).properties(title=title, width=480, height=400)
+
+
+def interval_chart(
+    frame: pl.DataFrame,
+    category: str,
+    title: str,
+    value_title: str,
+    count: str,
+    color: str | None = None,
+    reference: str | None = None,
+    value_format: str = ".3f",
+) -> alt.LayerChart:
+    """Points with 95% error bars per category (value, ci_low, ci_high), optionally coloured and
+    with a reference tick (e.g. the fair share); few-game points greyed."""
+    data = mark_few(frame, count)
+    tooltip = [
+        alt.Tooltip(f"{category}:N"),
+        alt.Tooltip("value:Q", title=value_title, format=value_format),
+        alt.Tooltip("ci_low:Q", title="95% low", format=value_format),
+        alt.Tooltip("ci_high:Q", title="95% high", format=value_format),
+        alt.Tooltip(f"{count}:Q", title=count, format=","),
+        alt.Tooltip("reliability:N", title="sample"),
+    ]
+    if color:
+        tooltip.insert(1, alt.Tooltip(f"{color}:N"))
+    y = alt.Y(f"{category}:N", title=None, sort=None)
+    y_offset = alt.YOffset(f"{color}:N") if color else alt.YOffset()
+    hue = (
+        alt.condition("datum.few", alt.value(GREY), alt.Color(f"{color}:N"))
+        if color
+        else alt.condition("datum.few", alt.value(GREY), alt.value("#1f77b4"))
+    )
+    base = alt.Chart(data).encode(y=y, yOffset=y_offset, tooltip=tooltip)
+    bars = base.mark_rule(strokeWidth=2).encode(
+        x=alt.X("ci_low:Q", title=value_title), x2="ci_high:Q", color=hue
+    )
+    points = base.mark_circle(size=70, opacity=1).encode(x="value:Q", color=hue)
+    layers = [bars, points]
+    if reference:
+        layers.append(
+            base.mark_tick(color="#d62728", thickness=2, size=22).encode(
+                x=f"{reference}:Q", yOffset=alt.YOffset()
+            )
+        )
+    return alt.layer(*layers).properties(title=title, width="container")
+
+
+def histogram(frame: pl.DataFrame, title: str, x_title: str, bin_width: int) -> alt.Chart:
+    """Binned counts (bin_start, count) per player count, one step line each."""
+    data = frame.with_columns(
+        bin_end=pl.col("bin_start") + bin_width, players=pl.format("{} players", "players")
+    )
+    return (
+        alt.Chart(data)
+        .mark_line(interpolate="step-after", strokeWidth=2)
+        .encode(
+            x=alt.X("bin_start:Q", title=x_title),
+            y=alt.Y("count:Q", title="count"),
+            color=alt.Color("players:N", title=None),
+            tooltip=["players:N", "bin_start:Q", "bin_end:Q", alt.Tooltip("count:Q", format=",")],
+        )
+        .properties(title=title, width="container", height=260)
+    )
+
+
+def breakdown_bars(frame: pl.DataFrame, title: str) -> alt.Chart:
+    """Horizontal bars of games per value (value, games)."""
+    return (
+        alt.Chart(frame)
+        .mark_bar(cornerRadiusEnd=3)
+        .encode(
+            x=alt.X("games:Q", title="games"),
+            y=alt.Y("value:N", title=None, sort="-x"),
+            tooltip=["value:N", alt.Tooltip("games:Q", format=",")],
+            color=alt.value("#4c78a8"),
+        )
+        .properties(title=title, width="container", height=alt.Step(22))
+    )
+
+
+def share_bars(frame: pl.DataFrame, category: str, title: str) -> alt.Chart:
+    """Share of games per category and player count (share, games)."""
+    data = frame.with_columns(players=pl.format("{} players", "players"))
+    return (
+        alt.Chart(data)
+        .mark_bar()
+        .encode(
+            x=alt.X(f"{category}:O", title=category.replace("_", " ")),
+            xOffset="players:N",
+            y=alt.Y("share:Q", title="share of games", axis=alt.Axis(format="%")),
+            color=alt.Color("players:N", title=None),
+            tooltip=[
+                "players:N",
+                f"{category}:O",
+                alt.Tooltip("share:Q", format=".1%"),
+                alt.Tooltip("games:Q", format=","),
+            ],
+        )
+        .properties(title=title, width="container", height=240)
+    )
+
+
+def result_chart(frame: pl.DataFrame) -> alt.Chart | None:
+    """A bar chart of a query result's first numeric column against its first other column, or
+    None when the result has no such pair (or too many rows to read as bars)."""
+    numeric = [name for name, kind in frame.schema.items() if kind.is_numeric()]
+    labels = [name for name in frame.columns if name not in numeric]
+    if not numeric or frame.is_empty() or frame.height > 60:
+        return None
+    label = labels[0] if labels else numeric[0]
+    value = numeric[0] if labels else (numeric[1] if len(numeric) > 1 else None)
+    if value is None:
+        return None
+    data = frame.select(pl.col(label).cast(pl.String), value)
+    return (
+        alt.Chart(data)
+        .mark_bar(cornerRadiusEnd=3, color="#4c78a8")
+        .encode(
+            x=alt.X(f"{value}:Q"),
+            y=alt.Y(f"{label}:N", sort=None),
+            tooltip=[f"{label}:N", alt.Tooltip(f"{value}:Q", format=",")],
+        )
+        .properties(title=f"{value} by {label}", width="container")
+    )
+
+
+def vega_lite_spec(chart: alt.TopLevelMixin) -> dict:
+    """The chart's Vega-Lite spec without re-validating it against the schema (the slow part of
+    drawing; the chart functions above are validated by the tests)."""
+    return chart.to_dict(validate=False)

@@ -1,0 +1,139 @@
+"""The sidebar filters every page shares, kept in the URL so a view can be shared as a link."""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, replace
+from datetime import date
+
+import polars as pl
+import streamlit as st
+
+from dashboard.lake_data import fetch
+
+ALL = "All"
+EPOCHS = ("1", "2", "3")
+# Query-parameter names of the filters, in sidebar order.
+FILTER_KEYS = ("edition", "variant", "players", "source", "agent", "player", "epoch")
+DATE_KEYS = ("from", "to")
+
+
+@dataclass(frozen=True)
+class Filters:
+    """The chosen filters; None means "all". Turned into the named queries' parameters."""
+
+    edition: str | None = None
+    variant: str | None = None
+    players: int | None = None
+    source: str | None = None
+    agent: str | None = None
+    player: str | None = None
+    epoch: int | None = None
+    date_from: str | None = None
+    date_to: str | None = None
+
+    def params(self) -> dict[str, object]:
+        """The `$name` parameters of the named queries."""
+        return asdict(self)
+
+    def with_value(self, dimension: str, value: str | None) -> Filters:
+        """The same filters with one dimension (a FILTER_KEYS name) set from its text value."""
+        return replace(self, **{dimension: _typed(dimension, value)})
+
+    def describe(self) -> str:
+        """A short human summary, e.g. "2 players · greedy"."""
+        parts = [
+            f"{self.players} players" if self.players else None,
+            self.edition,
+            self.variant,
+            self.source,
+            f"agent {self.agent}" if self.agent else None,
+            f"player {self.player}" if self.player else None,
+            f"epoch {self.epoch}" if self.epoch else None,
+            f"from {self.date_from}" if self.date_from else None,
+            f"to {self.date_to}" if self.date_to else None,
+        ]
+        return " · ".join(p for p in parts if p) or "all games"
+
+
+def _typed(dimension: str, value: str | None) -> str | int | None:
+    if value in (None, "", ALL):
+        return None
+    return int(value) if dimension in ("players", "epoch") else value
+
+
+def choices() -> pl.DataFrame:
+    """Every filter's possible values with their game counts (dimension, value, games)."""
+    return fetch("filter_choices")
+
+
+def options(choice_frame: pl.DataFrame, dimension: str) -> list[str]:
+    """The values one filter can take, as text."""
+    if choice_frame.is_empty():
+        return []
+    rows = choice_frame.filter(pl.col("dimension") == dimension)
+    return [str(v) for v in rows["value"].to_list() if v not in (None, "")]
+
+
+def _select(label: str, key: str, values: list[str], help_text: str) -> str | None:
+    choices_ = [ALL, *values]
+    wanted = st.query_params.get(key)
+    index = choices_.index(wanted) if wanted in choices_ else 0
+    chosen = st.sidebar.selectbox(label, choices_, index=index, key=f"filter_{key}", help=help_text)
+    return None if chosen == ALL else chosen
+
+
+def _dates(choice_frame: pl.DataFrame) -> tuple[str | None, str | None]:
+    first, last = options(choice_frame, "first_date"), options(choice_frame, "last_date")
+    if not first or not last:
+        return None, None
+    lake_first, lake_last = date.fromisoformat(first[0]), date.fromisoformat(last[0])
+    wanted_from = _parse_date(st.query_params.get("from")) or lake_first
+    wanted_to = _parse_date(st.query_params.get("to")) or lake_last
+    picked = st.sidebar.date_input(
+        "Played between",
+        value=(wanted_from, wanted_to),
+        key="filter_dates",
+        help="Games created (simulated or imported) in this range, both days included.",
+    )
+    start, end = (tuple(picked) + (None, None))[:2] if isinstance(picked, tuple) else (picked, None)
+    date_from = start.isoformat() if start and start != lake_first else None
+    date_to = end.isoformat() if end and end != lake_last else None
+    return date_from, date_to
+
+
+def _parse_date(text: str | None) -> date | None:
+    try:
+        return date.fromisoformat(text) if text else None
+    except ValueError:
+        return None
+
+
+def sidebar_filters() -> Filters:
+    """Draw the shared filters in the sidebar (defaults from the URL) and write them back to it."""
+    choice_frame = choices()
+    st.sidebar.header("Filters")
+    picked = {
+        "edition": _select("Edition", "edition", options(choice_frame, "edition"), "Rule set."),
+        "variant": _select("Variant", "variant", options(choice_frame, "variant"), "Rule variant."),
+        "players": _select("Players", "players", options(choice_frame, "players"), "Seats."),
+        "source": _select(
+            "Source", "source", options(choice_frame, "source"), "Recorded or simulated."
+        ),
+        "agent": _select("Agent", "agent", options(choice_frame, "agent"), "Seats of this agent."),
+        "player": _select(
+            "Player name", "player", options(choice_frame, "player"), "Seats of this player."
+        ),
+        "epoch": _select("Epoch", "epoch", list(EPOCHS), "Board metrics of one epoch only."),
+    }
+    date_from, date_to = _dates(choice_frame)
+    for key, value in {**picked, "from": date_from, "to": date_to}.items():
+        if value is None:
+            if key in st.query_params:
+                del st.query_params[key]
+        elif st.query_params.get(key) != value:
+            st.query_params[key] = value
+    filters = Filters(date_from=date_from, date_to=date_to)
+    for key, value in picked.items():
+        filters = filters.with_value(key, value)
+    st.sidebar.caption(f"Showing **{filters.describe()}**. The URL keeps these filters: share it.")
+    return filters

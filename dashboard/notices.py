@@ -1,0 +1,41 @@
+"""The messages shown instead of a chart when there is nothing to show."""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from dashboard.filters import Filters, choices
+from dashboard.lake_data import lake_folder
+
+HOW_TO_ADD_GAMES = """
+Add games to the lake, then reload this page:
+
+```
+kingdoms simulate --games 2000 --players 2,3,4 --agents random,greedy --lake LAKE
+kingdoms import data/records/*.kgn --lake LAKE
+```
+
+(`make run` builds a default lake when there is none.)
+"""
+
+
+def empty_lake(lake: str) -> None:
+    """The lake holds no game yet: say so and how to add some."""
+    st.info(f"The lake at `{lake}` holds no games yet.")
+    st.markdown(HOW_TO_ADD_GAMES.replace("LAKE", lake))
+
+
+def nothing_matches(filters: Filters) -> None:
+    """The filters match no game: say which, and how to widen them."""
+    st.warning(
+        f"No games match **{filters.describe()}**. Widen the filters in the sidebar "
+        "(set some back to *All*), or add such games to the lake."
+    )
+
+
+def lake_has_games() -> bool:
+    """True when the lake has games; otherwise shows the empty-lake message."""
+    if choices().is_empty():
+        empty_lake(lake_folder())
+        return False
+    return True
