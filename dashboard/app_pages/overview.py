@@ -1,0 +1,80 @@
+"""Overview: what the lake holds, the latest batches, headline balance figures, where to go next."""
+
+from __future__ import annotations
+
+import polars as pl
+import streamlit as st
+
+from dashboard.charts import FEW_GAMES, breakdown_bars, vega_lite_spec
+from dashboard.lake_data import fetch, lake_folder
+from dashboard.notices import lake_has_games, nothing_matches
+
+filters = st.session_state["filters"]
+st.title("Kingdoms Analytics")
+st.caption(
+    f"Lake `{lake_folder()}` · every number comes with the games behind it; values from fewer "
+    f"than {FEW_GAMES} are greyed and marked *few games*."
+)
+
+if lake_has_games():
+    summary = fetch("lake_summary")
+    breakdown = fetch("lake_breakdown", filters.params())
+    total_games = int(summary["games"].sum())
+    by_source = summary.group_by("source").agg(pl.col("games").sum())
+    source_games = dict(zip(by_source["source"], by_source["games"], strict=True))
+    matching = breakdown.filter(pl.col("dimension") == "source")["games"].sum()
+
+    columns = st.columns(5)
+    columns[0].metric("Games in the lake", f"{total_games:,}")
+    columns[1].metric("Moves", f"{int(summary['moves'].sum()):,}")
+    columns[2].metric("Recorded games", f"{source_games.get('recorded', 0):,}")
+    columns[3].metric("Simulated games", f"{source_games.get('simulated', 0):,}")
+    columns[4].metric("Matching the filters", f"{matching:,}", help=filters.describe())
+
+    if breakdown.is_empty():
+        nothing_matches(filters)
+    else:
+        st.subheader("What is in it")
+        charts = st.columns(4)
+        for column, (dimension, title) in zip(
+            charts,
+            [
+                ("source", "Games by source"),
+                ("edition", "Games by edition"),
+                ("players", "Games by player count"),
+                ("agent", "Games by agent seated"),
+            ],
+            strict=True,
+        ):
+            part = breakdown.filter(pl.col("dimension") == dimension)
+            column.vega_lite_chart(vega_lite_spec(breakdown_bars(part, title)), width="stretch")
+
+        st.subheader("Headline balance")
+        balance = fetch("balance_summary", filters.params())
+        cards = st.columns(max(len(balance), 1))
+        for card, row in zip(cards, balance.iter_rows(named=True), strict=False):
+            few = " · few games" if row["games"] < FEW_GAMES else ""
+            card.metric(
+                f"{row['players']} players: balance",
+                f"{row['balance']:.3f}",
+                help="1 − the largest gap in mean win share between turn-order positions.",
+            )
+            card.caption(
+                f"{row['games']:,} games{few} · mean winning margin "
+                f"{row['mean_victory_margin']:.1f} gold · won by < 5 gold in "
+                f"{row['close_game_share']:.0%} · {row['mean_plies']:.0f} plies"
+            )
+
+    st.subheader("Latest batches")
+    st.dataframe(fetch("latest_batches", limit=8), hide_index=True, width="stretch")
+
+st.subheader("Go deeper")
+LINKS = [
+    ("app_pages/heatmaps.py", "Heatmaps: the board, cell by cell", ":material/grid_on:"),
+    ("app_pages/tile_impact.py", "Tile impact: what each tile is worth", ":material/extension:"),
+    ("app_pages/balance.py", "Balance: seats, scores, agents", ":material/balance:"),
+    ("app_pages/replay.py", "Replay: step through a game", ":material/replay:"),
+    ("app_pages/sql_console.py", "SQL: ask the lake anything", ":material/terminal:"),
+]
+for column, (page, label, icon) in zip(st.columns(len(LINKS)), LINKS, strict=True):
+    column.page_link(page, label=label, icon=icon)

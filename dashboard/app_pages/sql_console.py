@@ -1,0 +1,53 @@
+"""SQL: a read-only console over the lake's views, with examples, a result table and CSV."""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from dashboard.charts import result_chart, vega_lite_spec
+from dashboard.lake_data import QueryError, run_sql
+
+EXAMPLES = {
+    "Win share by agent": (
+        "SELECT agent, count(*) AS seats, round(avg(win_share), 3) AS mean_win_share\n"
+        "FROM seats\nGROUP BY agent\nORDER BY mean_win_share DESC"
+    ),
+    "Best castle cells": (
+        "SELECT cell, count(*) AS castles, round(avg(gold), 1) AS mean_gold\n"
+        "FROM castles\nGROUP BY cell\nORDER BY mean_gold DESC\nLIMIT 10"
+    ),
+    "Games per batch": (
+        "SELECT batch_id, source, count(*) AS games, min(created) AS created\n"
+        "FROM games\nGROUP BY ALL\nORDER BY batch_id DESC"
+    ),
+    "Dragons: who they hurt": (
+        "SELECT seat = placer AS on_placer, count(*) AS impacts,\n"
+        "       round(avg(impact), 2) AS mean_impact\n"
+        "FROM tile_impacts\nWHERE tile = 'DR'\nGROUP BY ALL"
+    ),
+}
+VIEWS = "games, seats, moves, epoch_scores, castles, tile_impacts, cells"
+
+st.title("SQL console")
+st.caption(
+    f"Read-only SQL over the lake's views ({VIEWS}). One SELECT at a time; writing, attaching, "
+    "installing or reading files outside the lake is refused."
+)
+example = st.selectbox("Start from an example", list(EXAMPLES), key="sql_example")
+sql = st.text_area("SQL", EXAMPLES[example], height=180, key=f"sql_text_{example}")
+st.button("Run", type="primary", key="sql_run")
+if sql.strip():
+    try:
+        result = run_sql(sql)
+    except QueryError as refusal:
+        st.error(f"Refused: {refusal}")
+    else:
+        st.caption(f"{result.height:,} rows")
+        table, chart_column = st.columns([3, 2])
+        table.dataframe(result, hide_index=True, width="stretch")
+        chart = result_chart(result)
+        if chart is not None:
+            chart_column.vega_lite_chart(vega_lite_spec(chart), width="stretch")
+        st.download_button(
+            "Download result (CSV)", result.write_csv(), file_name="query.csv", mime="text/csv"
+        )

@@ -1,0 +1,38 @@
+"""Kingdoms Analytics dashboard: the pages over the lake, with filters shared in the sidebar.
+
+Run it with `kingdoms dashboard [--lake PATH]` (the lake comes in through KINGDOMS_LAKE).
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import streamlit as st
+
+if __package__ in (None, ""):  # run as a script by `streamlit run`: make the project importable
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from dashboard.filters import sidebar_filters
+from dashboard.lake_data import QueryError
+from data.lake import LakeVersionError
+
+st.set_page_config(page_title="Kingdoms Analytics", page_icon=":material/castle:", layout="wide")
+
+navigation = st.navigation(
+    [
+        st.Page("app_pages/overview.py", title="Overview", icon=":material/castle:", default=True),
+        st.Page("app_pages/heatmaps.py", title="Heatmaps", icon=":material/grid_on:"),
+        st.Page("app_pages/tile_impact.py", title="Tile impact", icon=":material/extension:"),
+        st.Page("app_pages/balance.py", title="Balance", icon=":material/balance:"),
+        st.Page("app_pages/replay.py", title="Replay", icon=":material/replay:"),
+        st.Page("app_pages/record.py", title="Record a game", icon=":material/edit_note:"),
+        st.Page("app_pages/sql_console.py", title="SQL", icon=":material/terminal:"),
+    ]
+)
+try:
+    st.session_state["filters"] = sidebar_filters()
+except (QueryError, LakeVersionError) as error:
+    st.error(f"The lake cannot be read: {error}")
+    st.stop()
+navigation.run()
