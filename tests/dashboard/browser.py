@@ -1,0 +1,101 @@
+"""Serve the dashboard with `kingdoms dashboard` and drive Debian's headless Chromium with
+Playwright (no browser download): shared by the browser test and `make screenshots`."""
+
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+from playwright.sync_api import Browser, Page, sync_playwright
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+# Every page of the app: URL path, and a text the rendered page must show.
+PAGES = {
+    "overview": ("", "Games in the lake"),
+    "heatmaps": ("heatmaps", "Board heatmaps"),
+    "tile_impact": ("tile_impact", "Improvement when placed"),
+    "balance": ("balance", "Seat advantage"),
+    "sql": ("sql_console", "SQL console"),
+}
+CHART = ".vega-embed canvas, .vega-embed svg"
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+@contextmanager
+def dashboard_server(lake: Path, startup_timeout: float = 60.0) -> Iterator[str]:
+    """Run `kingdoms dashboard --lake LAKE --port P` until the block ends; yields its URL."""
+    port = free_port()
+    kingdoms = Path(sys.executable).with_name("kingdoms")
+    server = subprocess.Popen(
+        [str(kingdoms), "dashboard", "--lake", str(lake), "--port", str(port)],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        start_new_session=True,
+    )
+    url = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + startup_timeout
+        while True:
+            try:
+                with urllib.request.urlopen(f"{url}/_stcore/health", timeout=2) as answer:
+                    if answer.status == 200:
+                        break
+            except OSError:
+                if server.poll() is not None or time.monotonic() > deadline:
+                    raise RuntimeError("the dashboard did not start") from None
+                time.sleep(0.3)
+        yield url
+    finally:
+        os.killpg(server.pid, signal.SIGTERM)
+        try:
+            server.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            os.killpg(server.pid, signal.SIGKILL)
+            server.wait()
+
+
+@contextmanager
+def chromium() -> Iterator[Browser]:
+    """Debian's Chromium, headless, through Playwright."""
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        try:
+            yield browser
+        finally:
+            browser.close()
+
+
+def open_page(browser: Browser, url: str, path: str, timeout_ms: float = 30_000) -> Page:
+    """Open one app page and wait until the script has finished and a chart is drawn."""
+    page = browser.new_page(viewport={"width": 1500, "height": 1000})
+    page.goto(f"{url}/{path}", wait_until="domcontentloaded")
+    page.wait_for_selector('[data-testid="stApp"]', timeout=timeout_ms)
+    page.wait_for_selector(CHART, state="attached", timeout=timeout_ms)
+    page.wait_for_function(
+        "() => !document.querySelector('[data-testid=\"stStatusWidget\"]')", timeout=timeout_ms
+    )
+    page.wait_for_timeout(800)
+    return page

@@ -1,0 +1,36 @@
+"""Save a screenshot of every dashboard page under docs/screenshots/<page>.png.
+
+Usage: python -m tests.dashboard.screenshots [--lake PATH] [--out docs/screenshots]
+"""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from data.lake import lake_path
+from tests.dashboard.browser import PAGES, chromium, dashboard_server, open_page
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--lake", help="lake folder (default: $KINGDOMS_LAKE or data/lake)")
+    parser.add_argument("--out", default="docs/screenshots", help="folder for the PNG files")
+    args = parser.parse_args()
+    out = Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
+    with dashboard_server(lake_path(args.lake).resolve()) as url, chromium() as browser:
+        for name, (path, _) in PAGES.items():
+            page = open_page(browser, url, path, timeout_ms=120_000)
+            height = page.evaluate(
+                "() => document.querySelector('[data-testid=\"stMain\"]').scrollHeight"
+            )
+            page.set_viewport_size({"width": 1500, "height": min(max(height, 1000), 6000)})
+            page.wait_for_timeout(1500)
+            page.screenshot(path=str(out / f"{name}.png"))
+            page.close()
+            print(out / f"{name}.png")
+
+
+if __name__ == "__main__":
+    main()
