@@ -21,6 +21,8 @@ def play_game(game: Game, agents: Sequence[Agent], seed: int | str) -> State:
             continue
         seat = state.current_player()
         legal = state.legal_actions()
-        action = legal[0] if len(legal) == 1 else agents[seat].choose(state.observation(seat), legal)
-        state.apply_action(action)
+        if len(legal) > 1:
+            state.apply_action(agents[seat].choose(state.observation(seat), legal))
+        else:
+            state.apply_action(legal[0])
     return state

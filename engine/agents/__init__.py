@@ -1,0 +1,7 @@
+"""Agents that play Kingdoms, all behind one protocol and named by strings (`mcts-400`)."""
+
+from engine.agents.driver import play_game
+from engine.agents.protocol import Agent
+from engine.agents.registry import AGENT_NAMES, UnknownAgentError, make_agent
+
+__all__ = ["AGENT_NAMES", "Agent", "UnknownAgentError", "make_agent", "play_game"]

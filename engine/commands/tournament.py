@@ -1,0 +1,97 @@
+"""`kingdoms tournament`: every pairing of agents plays, standings with intervals and Elo."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+from tqdm import tqdm
+
+from engine.agents import UnknownAgentError, make_agent
+from engine.cli_support import EXIT_OK, BadInput
+from engine.rules import DEFAULT_EDITION, EDITIONS, RulesError, rule_set
+from engine.tournament import (
+    PairingScore,
+    Standing,
+    pairing_scores,
+    run_tournament,
+    schedule,
+    standings,
+)
+
+NAME = "tournament"
+HELP = "Play every pairing of agents (rotating seats); print win_share, 95% interval and Elo."
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--agents", required=True, help="comma-separated agent names, e.g. random,greedy,mcts-400"
+    )
+    parser.add_argument("--players", type=int, default=2, help="players per game (2-4)")
+    parser.add_argument("--games", type=int, default=100, help="games per pairing or table")
+    parser.add_argument("--seed", type=int, default=0, help="seed of the whole tournament")
+    parser.add_argument("--edition", default=DEFAULT_EDITION, choices=EDITIONS)
+    parser.add_argument("--variants", default="", help="comma-separated official variants")
+    parser.add_argument("--workers", type=int, default=2, help="processes to play in")
+    parser.add_argument("--json", action="store_true", help="print JSON on stdout")
+
+
+def run(args: argparse.Namespace) -> int:
+    names = [name.strip() for name in args.agents.split(",") if name.strip()]
+    try:
+        rules = rule_set(args.edition, args.variants)
+        for name in names:
+            make_agent(name, 0)
+        if args.games < 1:
+            raise BadInput(f"--games must be at least 1, not {args.games}")
+        if not 2 <= args.players <= 4:
+            raise BadInput(f"--players must be 2 to 4, not {args.players}")
+        scheduled = schedule(names, args.players, args.games, args.seed)
+    except (RulesError, UnknownAgentError, ValueError) as error:
+        raise BadInput(str(error)) from None
+    with tqdm(total=len(scheduled), desc="games", unit="game", file=sys.stderr) as bar:
+        results = run_tournament(scheduled, rules, args.workers, lambda _: bar.update())
+    table = standings(results)
+    pairings = pairing_scores(results)
+    if args.json:
+        print(json.dumps(_as_json(table, pairings)))
+        return EXIT_OK
+    print(f"{'agent':<14}{'games':>7}{'win_share':>11}{'95% interval':>17}{'elo':>7}")
+    for name, standing in sorted(table.items(), key=lambda item: -item[1].elo):
+        low, high = standing.ci95
+        print(
+            f"{name:<14}{standing.games:>7}{standing.win_share:>11.3f}"
+            f"{f'[{low:.3f}, {high:.3f}]':>17}{standing.elo:>7.0f}"
+        )
+    for pairing in pairings:
+        low, high = pairing.ci95
+        first, second = pairing.agents
+        print(
+            f"{first} {pairing.win_share:.3f} [{low:.3f}, {high:.3f}] vs {second}"
+            f" {1 - pairing.win_share:.3f}, {pairing.games} games"
+        )
+    return EXIT_OK
+
+
+def _as_json(table: dict[str, Standing], pairings: list[PairingScore]) -> dict[str, object]:
+    return {
+        "agents": {
+            name: {
+                "games": s.games,
+                "win_share": round(s.win_share, 4),
+                "ci95": [round(s.ci95[0], 4), round(s.ci95[1], 4)],
+                "elo": round(s.elo, 1),
+            }
+            for name, s in table.items()
+        },
+        "pairings": [
+            {
+                "agents": list(p.agents),
+                "games": p.games,
+                "win_share": round(p.win_share, 4),
+                "ci95": [round(p.ci95[0], 4), round(p.ci95[1], 4)],
+            }
+            for p in pairings
+        ],
+    }
