@@ -80,7 +80,7 @@ def export_record(con: duckdb.DuckDBPyConnection, game_id: int) -> str | None:
     state = Game(game["players"], rule_set(game["edition"], game["variant"])).new_initial_state()
     for action in game["actions"]:
         state.apply_action(action)
-    tags = dict(game["tags"] or {}) if game["source"] == SOURCE else {}
+    tags = _tags(game["tags"]) if game["source"] == SOURCE else {}
     if not tags:
         tags = {"Source": game["source"]}
         if game["seed"] is not None:
@@ -94,3 +94,10 @@ def export_record(con: duckdb.DuckDBPyConnection, game_id: int) -> str | None:
     for name in ("Game", "Edition", "Variant", "Result"):
         tags.pop(name, None)
     return write_record(record_from_state(state, tags))
+
+
+def _tags(stored: object) -> dict[str, str]:
+    """The stored tag map (Polars gives a list of key/value pairs) as a dict."""
+    if isinstance(stored, dict):
+        return dict(stored)
+    return {pair["key"]: pair["value"] for pair in stored or []}

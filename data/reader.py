@@ -57,6 +57,7 @@ def _strip_comments(sql: str) -> str:
 def connect(lake: Lake, threads: int | None = None) -> duckdb.DuckDBPyConnection:
     """A read-only connection whose views show the lake's committed batches."""
     con = duckdb.connect(":memory:")
+    con.execute("SET parquet_metadata_cache = true")  # warm queries skip re-reading footers
     if threads:
         con.execute(f"SET threads = {int(threads)}")
     files = {table: lake.files(table) for table in all_tables()}

@@ -21,7 +21,7 @@ from data.schema import ENGINE_VERSION, TABLE_SCHEMAS
 from data.scoring_arrays import SEATS, score_boards
 from engine import pieces
 from engine.rules import RuleSet
-from engine.state import PLACE, TURN, Game
+from engine.state import DEAL, PLACE, TURN, Game
 
 KINDS = ("castle", "draw", "start", "pass")
 CASTLE, DRAW, START, PASS = range(4)
@@ -95,8 +95,11 @@ def _start_gold(games: Sequence[PlayedGame], epochs: int) -> np.ndarray:
     return start
 
 
-def _vector_turns(games: Sequence[PlayedGame], indexes: np.ndarray, start_gold: np.ndarray):
-    """Read the turns of same-shape games (players, no-luck) straight from their actions."""
+def _vector_turns(
+    games: Sequence[PlayedGame], indexes: np.ndarray, start_gold: np.ndarray
+) -> tuple[Turns, np.ndarray]:
+    """Read the turns of same-shape games (players, no-luck) straight from their actions;
+    also the starting tiles dealt, as (games, epochs, SEATS)."""
     first_game = games[indexes[0]]
     players, rules = first_game.players, first_game.rules
     n = rules.cells
@@ -176,7 +179,7 @@ def _vector_turns(games: Sequence[PlayedGame], indexes: np.ndarray, start_gold: 
         default=0,
     )
     action = np.where(kind == DRAW, 5 * n + cell, value)
-    return Turns(
+    turns = Turns(
         game=indexes[game],
         epoch=epoch,
         turn=turn + 1,
@@ -187,18 +190,21 @@ def _vector_turns(games: Sequence[PlayedGame], indexes: np.ndarray, start_gold: 
         action=action,
         gold_before=gold[game, epoch - 1, seat],
     )
+    return turns, deals[:, :epochs]
 
 
-def replay_turns(game: PlayedGame) -> list[tuple[int, int, int, int, int, int, int, int]]:
-    """The turns of one game replayed through the engine: (epoch, turn, seat, kind, cell,
-    piece, action, gold_before) each."""
+def replay_turns(game: PlayedGame) -> tuple[list[tuple[int, ...]], list[int]]:
+    """The turns of one game replayed through the engine, as (epoch, turn, seat, kind, cell,
+    piece, action, gold_before) each, and the starting tiles dealt in order."""
     state = Game(game.players, game.rules).new_initial_state()
     n = state.cells
-    turns = []
+    turns, deals = [], []
     epoch, turn, pending = 0, 0, None
     for action in game.history:
         phase = state.phase
-        if phase == TURN:
+        if phase == DEAL:
+            deals.append(action)
+        elif phase == TURN:
             seat = state.seat
             if state.epoch != epoch:
                 epoch, turn = state.epoch, 0
@@ -219,18 +225,26 @@ def replay_turns(game: PlayedGame) -> list[tuple[int, int, int, int, int, int, i
             e, t, seat, gold = pending
             turns.append((e, t, seat, DRAW, action - 5 * n, state.pending_tile, action, gold))
         state.apply_action(action)
-    return turns
+    return turns, deals
 
 
-def replayed_turns(games: Sequence[PlayedGame], indexes: Sequence[int]) -> Turns:
-    """The turns of the given games, replayed through the engine (any rule set)."""
-    rows = [(i, *row) for i in indexes for row in replay_turns(games[i])]
+def replayed_turns(
+    games: Sequence[PlayedGame], indexes: Sequence[int]
+) -> tuple[Turns, list[list[int]]]:
+    """The turns of the given games, replayed through the engine (any rule set), and the
+    starting tiles dealt in each."""
+    rows, deals = [], []
+    for i in indexes:
+        turns, dealt = replay_turns(games[i])
+        rows += [(i, *row) for row in turns]
+        deals.append(dealt)
     columns = np.array(rows, dtype=np.int64).reshape(-1, 9).T
-    return Turns(*columns)
+    return Turns(*columns), deals
 
 
-def extract_turns(games: Sequence[PlayedGame]) -> Turns:
-    """Every turn of every game, ordered by game (batch order), then ply."""
+def extract_turns(games: Sequence[PlayedGame]) -> tuple[Turns, list[list[int]]]:
+    """Every turn of every game, ordered by game (batch order), then ply; and per game the
+    starting tiles dealt, seat by seat, epoch after epoch."""
     epochs = max((len(g.epoch_gains) for g in games), default=3)
     start_gold = _start_gold(games, epochs)
     parts: list[Turns] = []
@@ -242,14 +256,24 @@ def extract_turns(games: Sequence[PlayedGame]) -> Turns:
             groups.setdefault(key, []).append(index)
         else:
             slow.append(index)
+    deals: list[list[int]] = [[] for _ in games]
     for indexes in groups.values():
-        parts.append(_vector_turns(games, np.asarray(indexes), start_gold))
+        turns, dealt = _vector_turns(games, np.asarray(indexes), start_gold)
+        parts.append(turns)
+        if games[indexes[0]].rules.starting_tiles:
+            for row, index in enumerate(indexes):
+                game = games[index]
+                played = len(game.epoch_gains)
+                deals[index] = dealt[row, :played, : game.players].ravel().tolist()
     if slow:
-        parts.append(replayed_turns(games, slow))
+        turns, dealt = replayed_turns(games, slow)
+        parts.append(turns)
+        for index, tiles in zip(slow, dealt, strict=True):
+            deals[index] = tiles
     names = Turns.__dataclass_fields__
     merged = Turns(*(np.concatenate([getattr(p, f) for p in parts]) for f in names))
     order = np.lexsort((merged.turn, merged.epoch, merged.game))
-    return Turns(*(getattr(merged, f)[order] for f in names))
+    return Turns(*(getattr(merged, f)[order] for f in names)), deals
 
 
 # ---------------------------------------------------------------------------- Arrow helpers
@@ -282,7 +306,7 @@ def build_tables(games: Sequence[PlayedGame], created: datetime) -> dict[str, pa
     games = [games[i] for i in np.argsort(ids, kind="stable")]
     ids = np.sort(ids)
     count = len(games)
-    turns = extract_turns(games)
+    turns, deals = extract_turns(games)
     players = np.array([g.players for g in games])
     epochs = max((len(g.epoch_gains) for g in games), default=3)
 
@@ -309,7 +333,7 @@ def build_tables(games: Sequence[PlayedGame], created: datetime) -> dict[str, pa
     final = start[:, None] + gains.sum(axis=1)
 
     tables = {
-        "games": _games_table(games, ids, turns, created),
+        "games": _games_table(games, ids, turns, deals, created),
         "seats": _seats_table(games, ids, players, final, turns),
         "moves": _moves_table(ids, turns),
         "epoch_scores": _epoch_table(ids, players, played_epochs, gains, start),
@@ -321,7 +345,7 @@ def build_tables(games: Sequence[PlayedGame], created: datetime) -> dict[str, pa
     return tables
 
 
-def _games_table(games, ids, turns: Turns, created: datetime) -> pa.Table:
+def _games_table(games, ids, turns: Turns, deals, created: datetime) -> pa.Table:
     count = len(games)
     plies = np.bincount(turns.game, minlength=count)
     first_turns = np.r_[0, np.cumsum(plies)[:-1]]
@@ -344,7 +368,7 @@ def _games_table(games, ids, turns: Turns, created: datetime) -> pa.Table:
             pa.array([created] * count, type=pa.timestamp("ms", tz="UTC")),
             _dictionary(np.zeros(count), [ENGINE_VERSION]),
             pa.array([list(g.tags.items()) for g in games], type=pa.map_(pa.string(), pa.string())),
-            pa.array([g.history for g in games], type=pa.list_(pa.uint8())),
+            pa.array(deals, type=pa.list_(pa.uint8())),
         ],
     )
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pyarrow as pa
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 ENGINE_VERSION = "0.1.0"
 
 _DICT = pa.dictionary(pa.int8(), pa.string())
@@ -27,7 +27,7 @@ TABLE_SCHEMAS: dict[str, pa.Schema] = {
             ("created", pa.timestamp("ms", tz="UTC")),
             ("engine_version", _DICT),
             ("tags", pa.map_(pa.string(), pa.string())),
-            ("actions", pa.list_(pa.uint8())),
+            ("deals", pa.list_(pa.uint8())),
         ]
     ),
     "seats": pa.schema(

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from data.reader import execute
-from data.rows import PlayedGame, extract_turns, replayed_turns
+from data.rows import PlayedGame, extract_turns, game_id, replayed_turns
 from data.scoring_arrays import score_boards
 from engine import pieces
 from engine.playout import random_playout
@@ -55,8 +55,16 @@ def _replay(row: dict) -> dict:
 
 @pytest.fixture(scope="module")
 def replays(con):
-    games = execute(con, "SELECT game_id, edition, variant, players, actions FROM games")
-    return {row["game_id"]: _replay(row) for row in games.iter_rows(named=True)}
+    ids = execute(con, "SELECT game_id FROM games")["game_id"]
+    rows = [execute(con, "game_record", {"game_id": game_id}).row(0, named=True) for game_id in ids]
+    return {row["game_id"]: _replay(row) for row in rows}
+
+
+def test_stored_games_rebuild_their_exact_actions(replays):
+    """The actions rebuilt from the stored turns hash back to the game's id."""
+    for stored_id, replay in replays.items():
+        game = replay["game"]
+        assert game_id(game.rules, game.players, replay["state"].history) == stored_id
 
 
 def test_moves_agree(con, replays):
@@ -172,8 +180,9 @@ def test_fast_turn_reading_matches_engine_replay(rules):
                 ["random"] * players,
             )
         )
-    fast = extract_turns(games)
-    slow = replayed_turns(games, range(len(games)))
+    fast, fast_deals = extract_turns(games)
+    slow, slow_deals = replayed_turns(games, range(len(games)))
+    assert fast_deals == slow_deals
     for name in fast.__dataclass_fields__:
         assert np.array_equal(getattr(fast, name), getattr(slow, name)), name
 
