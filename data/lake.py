@@ -62,7 +62,7 @@ def write_table(table: pa.Table, path: Path) -> None:
         path,
         compression="zstd",
         compression_level=9,
-        row_group_size=1 << 14,  # narrow game_id ranges per row group: fetching a game skips the rest
+        row_group_size=1 << 14,  # narrow game_id ranges: fetching one game skips the rest
         write_statistics=["game_id"] if "game_id" in table.column_names else False,
     )
 

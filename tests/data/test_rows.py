@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from data.reader import execute
-from data.rows import PlayedGame, extract_turns, game_id, replayed_turns
+from data import rows
 from data.scoring_arrays import score_boards
 from engine import pieces
 from engine.playout import random_playout
@@ -64,7 +64,7 @@ def test_stored_games_rebuild_their_exact_actions(replays):
     """The actions rebuilt from the stored turns hash back to the game's id."""
     for stored_id, replay in replays.items():
         game = replay["game"]
-        assert game_id(game.rules, game.players, replay["state"].history) == stored_id
+        assert rows.game_id(game.rules, game.players, replay["state"].history) == stored_id
 
 
 def test_moves_agree(con, replays):
@@ -171,7 +171,7 @@ def test_fast_turn_reading_matches_engine_replay(rules):
         state = Game(players, rules).new_initial_state()
         random_playout(state, random.Random(index), record=True)
         games.append(
-            PlayedGame(
+            rows.PlayedGame(
                 players,
                 rules,
                 state.history,
@@ -180,8 +180,8 @@ def test_fast_turn_reading_matches_engine_replay(rules):
                 ["random"] * players,
             )
         )
-    fast, fast_deals = extract_turns(games)
-    slow, slow_deals = replayed_turns(games, range(len(games)))
+    fast, fast_deals = rows.extract_turns(games)
+    slow, slow_deals = rows.replayed_turns(games, range(len(games)))
     assert fast_deals == slow_deals
     for name in fast.__dataclass_fields__:
         assert np.array_equal(getattr(fast, name), getattr(slow, name)), name
