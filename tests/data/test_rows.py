@@ -8,8 +8,8 @@ from collections import defaultdict
 import numpy as np
 import pytest
 
-from data.reader import execute
 from data import rows
+from data.reader import execute
 from data.scoring_arrays import score_boards
 from engine import pieces
 from engine.playout import random_playout
