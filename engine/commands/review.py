@@ -1,0 +1,65 @@
+"""`kingdoms review FILE.kgn`: every move of a recorded game with its class and its cost."""
+
+from __future__ import annotations
+
+import argparse
+import json
+
+from engine import pieces
+from engine.cli_support import EXIT_OK, BadInput
+from engine.evaluate import DEFAULT_BUDGET, describe, review_game
+from engine.record import RecordError, read_record_file
+
+NAME = "review"
+HELP = "Judge every move of a .kgn record: class (best … blunder), expected loss, best move."
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("file", metavar="FILE.kgn", help="game record to review")
+    parser.add_argument(
+        "--budget", type=int, default=DEFAULT_BUDGET, help="search iterations per decision"
+    )
+    parser.add_argument("--seed", type=int, default=0, help="seed of the evaluator")
+    parser.add_argument(
+        "--omniscient", action="store_true", help="judge with every starting tile known"
+    )
+    parser.add_argument("--json", action="store_true", help="print JSON on stdout")
+
+
+def run(args: argparse.Namespace) -> int:
+    if args.budget < 1:
+        raise BadInput(f"--budget must be at least 1, not {args.budget}")
+    try:
+        _, state = read_record_file(args.file)
+    except RecordError as error:
+        raise BadInput(error.located(args.file)) from None
+    except OSError as error:
+        raise BadInput(f"{args.file}: {error.strerror}") from None
+    game = state.game
+    reviews = review_game(game, state.history, args.budget, args.seed, args.omniscient)
+    rows = [
+        {
+            "epoch": review.epoch,
+            "seat": pieces.SEAT_LETTERS[review.seat],
+            "move": describe(review.move, game),
+            "class": review.quality,
+            "loss": round(review.loss, 4),
+            "win_share_before": round(review.win_share_before, 4),
+            "best": describe(review.best, game) if review.best else None,
+        }
+        for review in reviews
+    ]
+    if args.json:
+        print(json.dumps({"moves": rows}))
+        return EXIT_OK
+    epoch = 0
+    for row in rows:
+        if row["epoch"] != epoch:
+            epoch = row["epoch"]
+            print(f"epoch {epoch}")
+        better = f"  best: {row['best']}" if row["best"] else ""
+        print(
+            f"{row['seat']} {row['move']:<8} {row['class']:<11} loss {row['loss']:.3f}"
+            f"  win {row['win_share_before']:.2f}{better}"
+        )
+    return EXIT_OK

@@ -1,0 +1,152 @@
+"""The evaluator: expected win_shares and the best action, and a whole game's move review.
+
+`evaluate` searches from the seat to move's point of view (its observation only, unless the
+omniscient view is asked for), with a fixed budget of iterations, so a seed reproduces it.
+A reviewed move's loss is the expected win_share of the evaluator's best action minus that
+of the action played; the metrics spec turns the loss into a class.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from engine import moves, pieces
+from engine.agents.mcts import search_observation, search_state
+from engine.moves import Move
+from engine.state import Game, State
+from engine.turns import Turn, walk
+
+DEFAULT_BUDGET = 300
+# Upper bounds of the loss of expected win_share per class (metrics spec, move quality).
+CLASS_LIMITS = (("excellent", 0.02), ("good", 0.05), ("inaccuracy", 0.10), ("mistake", 0.20))
+BEST = "best"
+BLUNDER = "blunder"
+
+
+@dataclass(frozen=True)
+class Evaluation:
+    """A position judged from the seat to move's point of view."""
+
+    seat: int
+    win_shares: tuple[float, ...]  # expected win_share of every seat
+    best_action: int
+    best_value: float  # expected win_share of `seat` after the best action
+    values: dict[int, float]  # searched action -> expected win_share of `seat` after it
+
+    def loss(self, action: int) -> float:
+        """Expected win_share given up by playing `action` instead of the best action."""
+        return max(0.0, self.best_value - self.values[action])
+
+
+def evaluate(
+    state: State,
+    budget: int = DEFAULT_BUDGET,
+    seed: int | str = 0,
+    omniscient: bool = False,
+    include: Iterable[int] = (),
+) -> Evaluation:
+    """Judge the position where a seat is to move; `include` actions are always searched."""
+    if state.is_chance_node() or state.is_terminal():
+        raise ValueError("only a position with a seat to move can be evaluated")
+    rng = random.Random(seed)
+    seat = state.current_player()
+    if omniscient:
+        result = search_state(state, budget, rng, include)
+    else:
+        result = search_observation(state.observation(seat), budget, rng, include)
+    best = result.best_action
+    return Evaluation(seat, result.win_shares, best, result.values[best], result.values)
+
+
+def classify(loss: float, is_best: bool = False) -> str:
+    """The move-quality class of a loss of expected win_share."""
+    if is_best or loss <= 0:
+        return BEST
+    for name, limit in CLASS_LIMITS:
+        if loss <= limit:
+            return name
+    return BLUNDER
+
+
+@dataclass(frozen=True)
+class MoveReview:
+    """One turn of a game, judged: what was played, what it cost, and what was better."""
+
+    epoch: int
+    seat: int
+    move: Move
+    win_share_before: float  # the mover's expected win_share before the move
+    loss: float
+    quality: str
+    best: Move | None  # the evaluator's preferred move when it differs from the one played
+
+
+def review_game(
+    game: Game,
+    actions: Sequence[int],
+    budget: int = DEFAULT_BUDGET,
+    seed: int | str = 0,
+    omniscient: bool = False,
+) -> list[MoveReview]:
+    """Judge every turn of a game given as its action list.
+
+    A draw is judged twice, the choice to draw and the placement of the tile seen; its loss is
+    the sum. Turns with a single legal action are best by definition and cost no search.
+    """
+    reviews = []
+    for index, item in enumerate(walk(game, actions, keep_states=True)):
+        if isinstance(item, Turn):
+            reviews.append(_review_turn(item, budget, f"{seed}:{index}", omniscient))
+    return reviews
+
+
+def _review_turn(turn: Turn, budget: int, seed: str, omniscient: bool) -> MoveReview:
+    state = turn.before.clone()
+    loss = 0.0
+    before: float | None = None
+    best: Move | None = None
+    for step, action in enumerate(turn.actions):
+        if not state.is_chance_node() and len(state.legal_actions()) > 1:
+            judged = evaluate(state, budget, f"{seed}:{step}", omniscient, include=(action,))
+            if before is None:
+                before = judged.win_shares[turn.seat]
+            if judged.best_action != action and judged.loss(action) > 0:
+                loss += judged.loss(action)
+                if best is None:
+                    best = _best_move(state, judged.best_action)
+        state.apply_action(action)
+    is_best = best is None
+    return MoveReview(
+        epoch=turn.epoch,
+        seat=turn.seat,
+        move=turn.move,
+        win_share_before=before if before is not None else 1.0 / len(turn.before.gold),
+        loss=loss,
+        quality=classify(loss, is_best),
+        best=best,
+    )
+
+
+def _best_move(state: State, action: int) -> Move:
+    """The move the evaluator's best action makes (a draw not yet placed has no cell)."""
+    codes = state.game.codes
+    kind, cell = divmod(action, state.cells)
+    if kind < 4:
+        return Move(moves.CASTLE, cell, rank=kind + 1)
+    if kind == 4:
+        return Move(moves.START, cell, tile=state.start_tiles[state.seat])
+    if kind == 5:
+        return Move(moves.DRAW, cell, tile=state.pending_tile)
+    if action == codes.pass_:
+        return Move(moves.PASS)
+    chosen = 0 if action == codes.draw else action - codes.choose(0)
+    return Move(moves.DRAW, None, tile=chosen)
+
+
+def describe(move: Move, game: Game) -> str:
+    """A move as a record writes it; a draw whose cell is not chosen yet reads `draw`."""
+    if move.kind == moves.DRAW and move.cell is None:
+        return "draw" if not game.rules.no_luck else f"choose {pieces.piece_token(move.tile)}"
+    return move.to_str(game.geometry)
