@@ -3,6 +3,7 @@ enter, and any stored game can be written back out as a record."""
 
 from __future__ import annotations
 
+import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -65,8 +66,12 @@ def import_records(lake: Lake, paths: Sequence[str | Path]) -> ImportReport:
     fresh = [g for gid, g in games.items() if gid not in known]
     report.duplicates = len(paths) - len(report.errors) - len(fresh)
     if fresh:
-        staging = lake.stage_tables(build_tables(fresh, datetime.now(UTC)))
-        lake.commit(staging, SOURCE, len(fresh))
+        run = uuid.uuid4().hex
+        try:
+            staging = lake.stage_tables(build_tables(fresh, datetime.now(UTC)), run)
+            lake.commit(staging, SOURCE, len(fresh))
+        finally:
+            lake.end_run(run)
         report.added = len(fresh)
     return report
 

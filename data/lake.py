@@ -2,9 +2,9 @@
 
 A lake is a folder: `<table>/source=<source>/batch_id=<n>/part-0.parquet` for every table, and
 `lake.json`, the manifest that names the schema version and every committed batch. A batch is
-written to `_tmp/`, renamed into place, then listed in the manifest (replaced atomically), so a
-reader, which only opens listed files, never sees half a batch; a crash leaves only unlisted
-leftovers, removed at the next commit.
+written to `_tmp/<run>/`, renamed into place, then listed in the manifest (replaced
+atomically), so a reader, which only opens listed files, never sees half a batch. A writer
+removes its staging area when it stops; a killed one leaves only unlisted files behind.
 """
 
 from __future__ import annotations
@@ -14,7 +14,6 @@ import json
 import os
 import shutil
 import tempfile
-import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -112,15 +111,15 @@ class Lake:
             finally:
                 fcntl.flock(handle, fcntl.LOCK_UN)
 
-    def stage(self) -> Path:
-        """A fresh staging folder inside the lake (same file system, so renames are atomic)."""
-        tmp = self.root / "_tmp"
-        tmp.mkdir(parents=True, exist_ok=True)
-        return Path(tempfile.mkdtemp(prefix=f"{uuid.uuid4().hex[:8]}-", dir=tmp))
+    def staging_area(self, run: str) -> Path:
+        """Where one writer stages its batches (inside the lake: renames stay atomic)."""
+        return self.root / "_tmp" / run
 
-    def stage_tables(self, tables: dict[str, pa.Table]) -> Path:
+    def stage_tables(self, tables: dict[str, pa.Table], run: str) -> Path:
         """Write one batch's tables and their aggregates into a staging folder; return it."""
-        staging = self.stage()
+        area = self.staging_area(run)
+        area.mkdir(parents=True, exist_ok=True)
+        staging = Path(tempfile.mkdtemp(dir=area))
         tables = {**tables, **aggregate_tables(tables)}
         for name in all_tables():
             write_table(tables[name], staging / f"{name}.parquet")
@@ -144,12 +143,9 @@ class Lake:
         shutil.rmtree(staging, ignore_errors=True)
         return batch
 
-    def discard(self, staging: Path) -> None:
-        shutil.rmtree(staging, ignore_errors=True)
-
-    def clean(self) -> None:
-        """Remove staging leftovers of crashed writers (call only with no writer running)."""
-        shutil.rmtree(self.root / "_tmp", ignore_errors=True)
+    def end_run(self, run: str) -> None:
+        """Remove whatever a writer left staged (batches it did not commit)."""
+        shutil.rmtree(self.staging_area(run), ignore_errors=True)
 
     def _write_manifest(self, manifest: dict) -> None:
         handle, name = tempfile.mkstemp(dir=self.root, prefix=".lake-", suffix=".json")

@@ -10,6 +10,7 @@ from __future__ import annotations
 import multiprocessing
 import os
 import random
+import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -86,12 +87,14 @@ def _init_worker(existing: frozenset[int]) -> None:
     _EXISTING = existing
 
 
-def play_batch(lake_root: str, plan: Plan, start: int, stop: int) -> tuple[str, int, int]:
+def play_batch(
+    lake_root: str, run: str, plan: Plan, start: int, stop: int
+) -> tuple[str, int, int]:
     """Play games [start, stop), stage them as one batch; return (staging, games, skipped)."""
     games = [play_game(plan, i) for i in range(start, stop)]
     fresh = [g for g in games if g.game_id not in _EXISTING]
     lake = Lake(lake_root)
-    staging = lake.stage_tables(build_tables(fresh, datetime.now(UTC))) if fresh else None
+    staging = lake.stage_tables(build_tables(fresh, datetime.now(UTC)), run) if fresh else None
     return (str(staging) if staging else "", len(fresh), stop - start)
 
 
@@ -120,8 +123,9 @@ def simulate(lake: Lake, plan: Plan, workers: int = 1, progress: bool = True) ->
     size = plan.batch_size
     if workers > 1:  # keep every worker busy and the progress bar moving
         size = max(1, min(size, -(-plan.games // (workers * 4))))
+    run = uuid.uuid4().hex
     jobs = [
-        (str(lake.root), plan, start, min(start + size, plan.games))
+        (str(lake.root), run, plan, start, min(start + size, plan.games))
         for start in range(0, plan.games, size)
     ]
     added = 0
@@ -138,6 +142,7 @@ def simulate(lake: Lake, plan: Plan, workers: int = 1, progress: bool = True) ->
                 added = _commit_all(lake, pool.imap_unordered(_star, jobs), bar, staged)
     finally:
         bar.close()
+        lake.end_run(run)
     return added
 
 
