@@ -36,13 +36,14 @@ _FIRST_IN_ORDER = float("inf")
 class Node:
     """Statistics of one action sequence, summed over every sample that reached it."""
 
-    __slots__ = ("children", "visits", "totals", "candidates")
+    __slots__ = ("children", "visits", "totals", "candidates", "always_open")
 
     def __init__(self, players: int) -> None:
         self.children: dict[int, Node] = {}
         self.visits = 0
         self.totals = [0.0] * players
         self.candidates: list[int] | None = None
+        self.always_open = 1  # candidates open from the first visit on
 
 
 @dataclass(frozen=True)
@@ -100,6 +101,7 @@ def _search(
         order = _ordered(legal, heuristic_values(root_position, legal))
         forced = [a for a in include if a in legal and a != order[0]]
         root.candidates = order[:1] + forced + [a for a in order[1:] if a not in forced]
+        root.always_open = 1 + len(forced)
     for _ in range(iterations):
         state = sample(rng)
         path = _descend(root, state, epoch, players, rng)
@@ -142,7 +144,7 @@ def _select(node: Node, seat: int) -> int:
     """UCB1 among the candidates opened so far; an untried one first."""
     candidates = node.candidates
     assert candidates is not None
-    opened = candidates[: 1 + int(WIDENING * math.sqrt(node.visits))]
+    opened = candidates[: max(node.always_open, 1 + int(WIDENING * math.sqrt(node.visits)))]
     children = node.children
     log_visits = math.log(node.visits + 1)
     best_action, best_score = opened[0], -1.0

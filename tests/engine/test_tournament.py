@@ -1,0 +1,104 @@
+"""Tournaments: schedules with rotating seats, Wilson intervals, Elo, and a run end to end."""
+
+from __future__ import annotations
+
+import argparse
+import json
+
+import pytest
+
+from engine.cli_support import BadInput
+from engine.commands import tournament as tournament_command
+from engine.rules import RuleSet
+from engine.tournament import (
+    GameResult,
+    TableGame,
+    elo_ratings,
+    run_tournament,
+    schedule,
+    standings,
+    tables,
+    wilson_interval,
+)
+
+
+@pytest.mark.parametrize(
+    ("share_sum", "games", "low", "high"),
+    [
+        (0, 10, 0.0, 0.2775),
+        (5, 10, 0.2366, 0.7634),
+        (10, 10, 0.7225, 1.0),
+        (90, 100, 0.8256, 0.9448),
+    ],
+)
+def test_wilson_interval(share_sum: float, games: int, low: float, high: float) -> None:
+    interval = wilson_interval(share_sum, games)
+    assert interval == pytest.approx((low, high), abs=1e-4)
+
+
+def test_tables_and_seat_rotation() -> None:
+    assert tables(["a", "b", "c"], 2) == [("a", "b"), ("a", "c"), ("b", "c")]
+    assert tables(["a", "b", "c"], 3) == [("a", "b", "c")]
+    assert ("a", "a", "b") in tables(["a", "b"], 3)
+    games = schedule(["a", "b", "c"], 3, 3, seed=1)
+    assert [g.agents for g in games] == [("a", "b", "c"), ("b", "c", "a"), ("c", "a", "b")]
+    assert len({g.seed for g in games}) == 3
+    with pytest.raises(ValueError):
+        tables(["a", "a"], 2)
+
+
+def _result(agents: tuple[str, ...], gold: tuple[int, ...], index: int = 0) -> GameResult:
+    return GameResult(TableGame(index, agents, agents, str(index)), gold, ())
+
+
+def test_elo_orders_agents_by_results() -> None:
+    results = [_result(("strong", "weak"), (100, 50))] * 8 + [_result(("strong", "weak"), (40, 50))]
+    ratings = elo_ratings(results)
+    assert ratings["strong"] > 1500 > ratings["weak"]
+    even = elo_ratings([_result(("x", "y"), (10, 5)), _result(("x", "y"), (5, 10))])
+    assert even["x"] == pytest.approx(even["y"])
+
+
+def test_ties_share_the_win() -> None:
+    table = standings([_result(("a", "b", "c"), (60, 60, 10))])
+    assert table["a"].win_share == table["b"].win_share == 0.5
+    assert table["c"].win_share == 0
+
+
+def test_tournament_is_reproducible_across_workers() -> None:
+    scheduled = schedule(["random", "greedy"], 2, 4, seed=5)
+    alone = run_tournament(scheduled, RuleSet(), workers=1)
+    together = run_tournament(scheduled, RuleSet(), workers=2)
+    assert [r.gold for r in alone] == [r.gold for r in together]
+
+
+def _args(**overrides: object) -> argparse.Namespace:
+    parser = argparse.ArgumentParser()
+    tournament_command.add_arguments(parser)
+    args = parser.parse_args(["--agents", "random,greedy,heuristic", "--games", "2"])
+    for key, value in overrides.items():
+        setattr(args, key, value)
+    return args
+
+
+def test_short_tournament_runs_end_to_end(capsys: pytest.CaptureFixture[str]) -> None:
+    assert tournament_command.run(_args(json=True, workers=1)) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert set(report["agents"]) == {"random", "greedy", "heuristic"}
+    for entry in report["agents"].values():
+        assert entry["games"] == 4
+        low, high = entry["ci95"]
+        assert 0 <= low <= entry["win_share"] <= high <= 1
+        assert isinstance(entry["elo"], float)
+    assert len(report["pairings"]) == 3
+
+
+def test_human_table(capsys: pytest.CaptureFixture[str]) -> None:
+    assert tournament_command.run(_args(players=3, workers=1)) == 0
+    out = capsys.readouterr().out
+    assert "win_share" in out and "heuristic" in out
+
+
+def test_bad_agent_name_is_bad_input() -> None:
+    with pytest.raises(BadInput, match="unknown agent 'alpha'"):
+        tournament_command.run(_args(agents="random,alpha"))
