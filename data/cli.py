@@ -12,11 +12,13 @@ from types import ModuleType
 
 from data.commands import bench, dashboard, export, import_, query, simulate
 from engine.cli_support import EXIT_FAILURE, BadInput, fail_bad_input
-from engine.commands import replay, score
+from engine.commands import replay, review, score, tournament
 
 COMMANDS: tuple[ModuleType, ...] = (
     score,
     replay,
+    review,
+    tournament,
     bench,
     simulate,
     import_,

@@ -1,0 +1,73 @@
+"""Speed figures of the agents and the evaluator for `kingdoms bench` (medians of repeats)."""
+
+from __future__ import annotations
+
+import random
+import statistics
+import time
+from collections.abc import Callable
+
+from engine.agents.driver import play_game
+from engine.agents.greedy import GreedyAgent
+from engine.agents.heuristic import HeuristicAgent
+from engine.agents.mcts import search_observation
+from engine.evaluate import review_game
+from engine.state import TURN, Game, State
+
+REPEATS = 3
+MCTS_ITERATIONS = 1000
+
+
+def _median_seconds(task: Callable[[], object], repeats: int = REPEATS) -> float:
+    timings = []
+    for _ in range(repeats):
+        start = time.perf_counter()
+        task()
+        timings.append(time.perf_counter() - start)
+    return statistics.median(timings)
+
+
+def _games_per_second(agent_class: type, games: int) -> float:
+    """3-player games per second on one core, every seat played by the agent."""
+    game = Game(3)
+
+    def play() -> None:
+        for seed in range(games):
+            play_game(game, [agent_class(f"{seed}:{seat}") for seat in range(3)], seed)
+
+    return games / _median_seconds(play)
+
+
+def mid_game_position(seed: int = 5) -> State:
+    """A 3-player position in the middle of epoch 2, reached by heuristic play."""
+    game = Game(3)
+    rng = random.Random(seed)
+    agents = [HeuristicAgent(seat) for seat in range(3)]
+    state = game.new_initial_state()
+    while not (state.epoch == 2 and state.empty <= game.rules.cells // 2 and state.phase == TURN):
+        if state.is_chance_node():
+            state.play_chance(rng)
+            continue
+        seat = state.current_player()
+        legal = state.legal_actions()
+        state.apply_action(agents[seat].choose(state.observation(seat), legal))
+    return state
+
+
+def agent_figures() -> dict[str, float]:
+    """greedy and heuristic games/s, MCTS iterations/s, and seconds to review a 3-player game."""
+    position = mid_game_position()
+    observation = position.observation(position.current_player())
+    search_time = _median_seconds(
+        lambda: search_observation(observation, MCTS_ITERATIONS, random.Random(1))
+    )
+    finished = play_game(Game(3), [HeuristicAgent(seat) for seat in range(3)], seed=9)
+    review_time = _median_seconds(
+        lambda: review_game(finished.game, finished.history, seed=1), repeats=1
+    )
+    return {
+        "greedy_games_per_s": round(_games_per_second(GreedyAgent, 10), 1),
+        "heuristic_games_per_s": round(_games_per_second(HeuristicAgent, 10), 1),
+        "mcts_iterations_per_s": round(MCTS_ITERATIONS / search_time),
+        "review_game_s": round(review_time, 2),
+    }
