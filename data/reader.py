@@ -57,7 +57,7 @@ def _strip_comments(sql: str) -> str:
 def connect(lake: Lake, threads: int | None = None) -> duckdb.DuckDBPyConnection:
     """A read-only connection whose views show the lake's committed batches."""
     con = duckdb.connect(":memory:")
-    con.execute("SET parquet_metadata_cache = true")  # warm queries skip re-reading footers
+    con.execute("SET GLOBAL parquet_metadata_cache = true")  # warm queries skip the footers
     if threads:
         con.execute(f"SET threads = {int(threads)}")
     files = {table: lake.files(table) for table in all_tables()}
@@ -100,7 +100,7 @@ def execute(
     else:
         sql = query
         check_read_only(con, sql)
-    cursor = con.cursor()
+    cursor = _cursor(con)
     timer = threading.Timer(timeout, cursor.interrupt)
     timer.start()
     try:
@@ -111,7 +111,17 @@ def execute(
         raise QueryError(str(error).splitlines()[0]) from None
     finally:
         timer.cancel()
-        cursor.close()
+
+
+_THREAD = threading.local()
+
+
+def _cursor(con: duckdb.DuckDBPyConnection) -> duckdb.DuckDBPyConnection:
+    """This thread's cursor on the connection (cursors are per thread; opening one costs ms)."""
+    cursors = _THREAD.__dict__.setdefault("cursors", {})
+    if id(con) not in cursors:
+        cursors[id(con)] = (con, con.cursor())
+    return cursors[id(con)][1]
 
 
 def check_read_only(con: duckdb.DuckDBPyConnection, sql: str) -> None:
