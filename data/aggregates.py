@@ -23,11 +23,21 @@ def aggregate_names() -> tuple[str, ...]:
     return tuple(sorted(p.stem for p in AGGREGATE_DIR.glob("agg_*.sql")))
 
 
-def aggregate_tables(tables: dict[str, pa.Table]) -> dict[str, pa.Table]:
-    """Every aggregate of one batch, computed from its six tables."""
+def _batch_connection(tables: dict[str, pa.Table]) -> duckdb.DuckDBPyConnection:
+    """The lake's views over one batch's tables, held in memory."""
+    from data.views import game_view_statements, stand_in
+
     con = duckdb.connect(":memory:", config={"threads": 1})
     for name in TABLES:
-        con.register(name, tables[name])
+        con.register(f"batch_{name}", tables[name])
+    for statement in game_view_statements({n: stand_in(n, f"batch_{n}") for n in TABLES}):
+        con.execute(statement)
+    return con
+
+
+def aggregate_tables(tables: dict[str, pa.Table]) -> dict[str, pa.Table]:
+    """Every aggregate of one batch, computed from its stored tables."""
+    con = _batch_connection(tables)
     result = {}
     for name in aggregate_names():
         sql = (AGGREGATE_DIR / f"{name}.sql").read_text()
@@ -39,10 +49,7 @@ def aggregate_tables(tables: dict[str, pa.Table]) -> dict[str, pa.Table]:
 @cache
 def aggregate_schemas() -> dict[str, pa.Schema]:
     """The columns of every aggregate (what an empty batch gives)."""
-    empty = {name: TABLE_SCHEMAS[name].empty_table() for name in TABLES}
-    con = duckdb.connect(":memory:", config={"threads": 1})
-    for name in TABLES:
-        con.register(name, empty[name])
+    con = _batch_connection({name: TABLE_SCHEMAS[name].empty_table() for name in TABLES})
     schemas = {}
     for name in aggregate_names():
         sql = (AGGREGATE_DIR / f"{name}.sql").read_text()
@@ -52,5 +59,5 @@ def aggregate_schemas() -> dict[str, pa.Schema]:
 
 
 def all_tables() -> tuple[str, ...]:
-    """Every table a batch holds: the six game tables, then the aggregates."""
+    """Every table a batch holds: the stored game tables, then the aggregates."""
     return TABLES + aggregate_names()

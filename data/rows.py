@@ -18,14 +18,13 @@ import numpy as np
 import pyarrow as pa
 
 from data.schema import ENGINE_VERSION, TABLE_SCHEMAS
-from data.scoring_arrays import SEATS, score_boards
+from data.scoring_arrays import SEATS, BoardScores, score_boards
 from engine import pieces
 from engine.rules import RuleSet
 from engine.state import DEAL, PLACE, TURN, Game
 
 KINDS = ("castle", "draw", "start", "pass")
 CASTLE, DRAW, START, PASS = range(4)
-PLACED_BY = ("drawn", "start")
 SEAT_NAMES = tuple(pieces.SEAT_LETTERS)
 TOKENS = tuple(pieces.piece_token(code) for code in range(pieces.CASTLE_BASE + 4 * SEATS))
 
@@ -301,7 +300,7 @@ def _table(name: str, columns: list[pa.Array]) -> pa.Table:
 
 
 def build_tables(games: Sequence[PlayedGame], created: datetime) -> dict[str, pa.Table]:
-    """All six tables for a batch of games, sorted by game id."""
+    """The stored tables of a batch of games, sorted by game id."""
     ids = np.array([g.game_id for g in games], dtype=np.int64)
     games = [games[i] for i in np.argsort(ids, kind="stable")]
     ids = np.sort(ids)
@@ -311,18 +310,9 @@ def build_tables(games: Sequence[PlayedGame], created: datetime) -> dict[str, pa
     epochs = max((len(g.epoch_gains) for g in games), default=3)
 
     boards = np.zeros((count * epochs, 30), dtype=np.int16)
-    placer = np.zeros((count * epochs, 30), dtype=np.int16)
-    placed_turn = np.zeros((count * epochs, 30), dtype=np.int16)
-    placed_start = np.zeros((count * epochs, 30), dtype=bool)
     placed = turns.kind != PASS
-    row = turns.game[placed] * epochs + turns.epoch[placed] - 1
-    cell = turns.cell[placed]
-    boards[row, cell] = turns.piece[placed]
-    placer[row, cell] = turns.seat[placed]
-    placed_turn[row, cell] = turns.turn[placed]
-    placed_start[row, cell] = turns.kind[placed] == START
-    turns_in_epoch = np.zeros(count * epochs, dtype=np.int16)
-    np.maximum.at(turns_in_epoch, turns.game * epochs + turns.epoch - 1, turns.turn)
+    board_row = turns.game * epochs + turns.epoch - 1
+    boards[board_row[placed], turns.cell[placed]] = turns.piece[placed]
     scores = score_boards(boards)
 
     gains = np.zeros((count, epochs, SEATS), dtype=np.int32)
@@ -335,13 +325,9 @@ def build_tables(games: Sequence[PlayedGame], created: datetime) -> dict[str, pa
     tables = {
         "games": _games_table(games, ids, turns, deals, created),
         "seats": _seats_table(games, ids, players, final, turns),
-        "moves": _moves_table(ids, turns),
+        "moves": _moves_table(ids, turns, players, board_row, scores),
         "epoch_scores": _epoch_table(ids, players, played_epochs, gains, start),
-        "castles": _castles_table(ids, epochs, boards, scores, placed_turn),
     }
-    tables["tile_impacts"] = _impacts_table(
-        ids, players, epochs, boards, scores, placer, placed_start, placed_turn, turns_in_epoch
-    )
     return tables
 
 
@@ -417,9 +403,19 @@ def _seats_table(games, ids, players, final, turns: Turns) -> pa.Table:
     )
 
 
-def _moves_table(ids, turns: Turns) -> pa.Table:
+def _moves_table(ids, turns: Turns, players, board_row, scores: BoardScores) -> pa.Table:
+    """The turns, each placement with what it scored on the epoch's final board: a castle's
+    effective rank and row and column gold, a tile's impact on every seat."""
     is_pass = turns.kind == PASS
     ply = _per_group_index(turns.game) + 1
+    cell = np.maximum(turns.cell, 0)
+    not_castle = turns.kind != CASTLE
+    effective = scores.effective_rank[board_row, cell]
+    row_gold = scores.row_base[board_row, cell] * effective
+    column_gold = scores.column_base[board_row, cell] * effective
+    not_tile = ~np.isin(turns.kind, (DRAW, START))
+    impacts = scores.impacts[board_row, cell]
+    seats = players[turns.game]
     return _table(
         "moves",
         [
@@ -432,6 +428,10 @@ def _moves_table(ids, turns: Turns) -> pa.Table:
             _dictionary(np.maximum(turns.cell, 0), CELL_NAMES, is_pass),
             _dictionary(turns.piece, TOKENS, is_pass),
             _int(turns.gold_before, "int16"),
+            _int(effective, "int8", not_castle),
+            _int(row_gold, "int16", not_castle),
+            _int(column_gold, "int16", not_castle),
+            *(_int(impacts[:, s], "int16", not_tile | (seats <= s)) for s in range(SEATS)),
         ],
     )
 
@@ -451,51 +451,5 @@ def _epoch_table(ids, players, played_epochs, gains, start) -> pa.Table:
             _dictionary(seat, SEAT_NAMES),
             _int(gains[game_index, epoch, seat], "int16"),
             _int(after[game_index, epoch, seat], "int16"),
-        ],
-    )
-
-
-def _castles_table(ids, epochs, boards, scores, placed_turn) -> pa.Table:
-    row, cell = np.nonzero(boards >= pieces.CASTLE_BASE)
-    code = boards[row, cell] - pieces.CASTLE_BASE
-    effective = scores.effective_rank[row, cell]
-    row_gold = scores.row_base[row, cell] * effective
-    column_gold = scores.column_base[row, cell] * effective
-    return _table(
-        "castles",
-        [
-            pa.array(ids[row // epochs]),
-            _int(row % epochs + 1, "int8"),
-            _dictionary(code >> 2, SEAT_NAMES),
-            _dictionary(cell, CELL_NAMES),
-            _int((code & 3) + 1, "int8"),
-            _int(effective, "int8"),
-            _int(placed_turn[row, cell], "int8"),
-            _int(row_gold, "int16"),
-            _int(column_gold, "int16"),
-        ],
-    )
-
-
-def _impacts_table(
-    ids, players, epochs, boards, scores, placer, placed_start, placed_turn, turns_in_epoch
-) -> pa.Table:
-    row, cell = np.nonzero((boards > 0) & (boards < pieces.CASTLE_BASE))
-    turn = placed_turn[row, cell]
-    timing = np.minimum(5, (turn - 1) * 5 // np.maximum(turns_in_epoch[row], 1) + 1)
-    seats = players[row // epochs]
-    impacts = scores.impacts[row, cell]
-    return _table(
-        "tile_impacts",
-        [
-            pa.array(ids[row // epochs]),
-            _int(row % epochs + 1, "int8"),
-            _dictionary(cell, CELL_NAMES),
-            _dictionary(boards[row, cell], TOKENS),
-            _dictionary(placer[row, cell], SEAT_NAMES),
-            _dictionary(placed_start[row, cell].astype(np.int8), PLACED_BY),
-            _int(turn, "int8"),
-            _int(timing, "int8"),
-            *(_int(impacts[:, seat], "int16", seats <= seat) for seat in range(SEATS)),
         ],
     )

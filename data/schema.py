@@ -1,7 +1,8 @@
 """The lake's stored tables and their columns, as the writer writes them.
 
-The views (data/views.py) add what follows from these (cell row and column, castle gold, the
-action id, one impact row per seat), so the files stay small. `SCHEMA_VERSION` changes whenever
+The views (data/views.py) add what follows from these (cell row and column, the action id,
+the castles and tile impacts of the final boards, which are stored on the turns that placed
+them), so the files stay small. `SCHEMA_VERSION` changes whenever
 a stored column is added, renamed or retyped.
 """
 
@@ -9,7 +10,7 @@ from __future__ import annotations
 
 import pyarrow as pa
 
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 ENGINE_VERSION = "0.1.0"
 
 _DICT = pa.dictionary(pa.int8(), pa.string())
@@ -55,6 +56,13 @@ TABLE_SCHEMAS: dict[str, pa.Schema] = {
             ("cell", _DICT),
             ("piece", _DICT),
             ("gold_before", pa.int16()),
+            ("effective_rank", pa.int8()),
+            ("row_gold", pa.int16()),
+            ("column_gold", pa.int16()),
+            ("impact_a", pa.int16()),
+            ("impact_b", pa.int16()),
+            ("impact_c", pa.int16()),
+            ("impact_d", pa.int16()),
         ]
     ),
     "epoch_scores": pa.schema(
@@ -64,35 +72,6 @@ TABLE_SCHEMAS: dict[str, pa.Schema] = {
             ("seat", _DICT),
             ("gained", pa.int16()),
             ("gold_after", pa.int16()),
-        ]
-    ),
-    "castles": pa.schema(
-        [
-            ("game_id", pa.int64()),
-            ("epoch", pa.int8()),
-            ("seat", _DICT),
-            ("cell", _DICT),
-            ("rank", pa.int8()),
-            ("effective_rank", pa.int8()),
-            ("turn", pa.int8()),
-            ("row_gold", pa.int16()),
-            ("column_gold", pa.int16()),
-        ]
-    ),
-    "tile_impacts": pa.schema(
-        [
-            ("game_id", pa.int64()),
-            ("epoch", pa.int8()),
-            ("cell", _DICT),
-            ("tile", _DICT),
-            ("placer", _DICT),
-            ("placed_by", _DICT),
-            ("turn", pa.int8()),
-            ("timing", pa.int8()),
-            ("impact_a", pa.int16()),
-            ("impact_b", pa.int16()),
-            ("impact_c", pa.int16()),
-            ("impact_d", pa.int16()),
         ]
     ),
 }

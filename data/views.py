@@ -1,7 +1,8 @@
 """The views over the lake, declared in one place: one per table, named as the table.
 
-Each view reads the table's committed files (from the manifest) and adds the columns that
-follow from the stored ones. `cells` lists the 30 board cells; the table macros
+Each view reads committed files (from the manifest) and adds the columns that follow from
+what is stored: castles and tile impacts are stored on the turns that placed them, and their
+views unfold them. `cells` lists the 30 board cells; the table macros
 `filtered_games` and `filtered_seats` hold the dashboard's filters once for every query over
 the game tables, `kept` the same filters for the `agg_…` views; `half_width` (mean ± 1.96·SE
 from count, sum and sum of squares) and `wilson` (a proportion's bound, ±1) are the intervals.
@@ -14,44 +15,54 @@ from pathlib import Path
 from data.aggregates import aggregate_names
 from data.schema import TABLES
 
-# Columns each view adds to its stored table.
-DERIVED = {
-    "games": "",
-    "seats": "",
-    "moves": """,
-        CAST(substr(cell, 2) AS TINYINT) AS cell_row,
-        CAST(ascii(cell[1]) - 96 AS TINYINT) AS cell_column,
-        CASE WHEN kind = 'castle' THEN CAST(piece[2:] AS TINYINT) END AS castle_rank,
-        CASE WHEN kind IN ('draw', 'start') THEN
-            CASE WHEN piece[1] IN ('+', '-') THEN CAST(piece AS TINYINT) ELSE 0 END
-        END AS tile_value,
-        CAST(CASE kind
-            WHEN 'castle' THEN (CAST(piece[2:] AS INTEGER) - 1) * 30 + cell_index
-            WHEN 'start' THEN 120 + cell_index
-            WHEN 'draw' THEN 150 + cell_index
-            ELSE 181 END AS SMALLINT) AS action""",
-    "epoch_scores": "",
-    "castles": """,
-        CAST(substr(cell, 2) AS TINYINT) AS cell_row,
-        CAST(ascii(cell[1]) - 96 AS TINYINT) AS cell_column,
-        CAST(row_gold + column_gold AS SMALLINT) AS gold""",
-    "tile_impacts": "",
-}
-
-_CELL_INDEX = "(CAST(substr(cell, 2) AS INTEGER) - 1) * 6 + ascii(cell[1]) - 97"
-
-_IMPACTS = """
-CREATE VIEW tile_impacts AS
-SELECT game_id, epoch, cell, tile, placer, placed_by, turn, timing, seat, impact,
+# The game views, over the stored tables named in braces. `_moves` is every stored turn with
+# what follows from it; castles and tiles on the final boards are its castle and tile turns.
+GAME_VIEWS = """
+CREATE VIEW games AS SELECT * FROM {games};
+CREATE VIEW seats AS SELECT * FROM {seats};
+CREATE VIEW epoch_scores AS SELECT * FROM {epoch_scores};
+CREATE VIEW _moves AS
+SELECT *,
        CAST(substr(cell, 2) AS TINYINT) AS cell_row,
        CAST(ascii(cell[1]) - 96 AS TINYINT) AS cell_column,
+       CASE WHEN kind = 'castle' THEN CAST(piece[2:] AS TINYINT) END AS castle_rank,
+       CASE WHEN kind IN ('draw', 'start') THEN
+           CASE WHEN piece[1] IN ('+', '-') THEN CAST(piece AS TINYINT) ELSE 0 END
+       END AS tile_value,
+       CAST(CASE kind
+           WHEN 'castle' THEN (CAST(piece[2:] AS INTEGER) - 1) * 30
+           WHEN 'start' THEN 120
+           WHEN 'draw' THEN 150
+           ELSE 181 - (CAST(substr(cell, 2) AS INTEGER) - 1) * 6 - ascii(cell[1]) + 97
+       END + (CAST(substr(cell, 2) AS INTEGER) - 1) * 6 + ascii(cell[1]) - 97
+       AS SMALLINT) AS action
+FROM {moves};
+CREATE VIEW moves AS
+SELECT game_id, epoch, ply, turn, seat, kind, cell, cell_row, cell_column, piece, castle_rank,
+       tile_value, coalesce(action, 181) AS action, gold_before, source, batch_id
+FROM _moves;
+CREATE VIEW castles AS
+SELECT game_id, epoch, seat, cell, cell_row, cell_column, castle_rank AS rank, effective_rank,
+       turn, row_gold, column_gold, CAST(row_gold + column_gold AS SMALLINT) AS gold,
        source, batch_id
+FROM _moves WHERE kind = 'castle';
+CREATE VIEW tile_placements AS
+SELECT game_id, epoch, cell, cell_row, cell_column, piece AS tile, seat AS placer,
+       CASE kind WHEN 'draw' THEN 'drawn' ELSE 'start' END AS placed_by, turn,
+       CAST(least(5, (CAST(turn AS INTEGER) - 1) * 5 // turns_in_epoch + 1) AS TINYINT)
+           AS timing,
+       impact_a, impact_b, impact_c, impact_d, source, batch_id
+FROM (SELECT *, max(turn) OVER (PARTITION BY game_id, epoch) AS turns_in_epoch FROM _moves)
+WHERE kind IN ('draw', 'start');
+CREATE VIEW tile_impacts AS
+SELECT game_id, epoch, cell, cell_row, cell_column, tile, placer, placed_by, turn, timing,
+       seat, impact, source, batch_id
 FROM (
     SELECT *, unnest([
         {{'seat': 'A', 'impact': impact_a}}, {{'seat': 'B', 'impact': impact_b}},
         {{'seat': 'C', 'impact': impact_c}}, {{'seat': 'D', 'impact': impact_d}}
     ], recursive := true)
-    FROM {source}
+    FROM tile_placements
 ) WHERE impact IS NOT NULL
 """
 
@@ -100,44 +111,30 @@ def _literal(path: Path) -> str:
     return "'" + str(path).replace("'", "''") + "'"
 
 
-def aggregate_statements(files: dict[str, list[Path]]) -> list[str]:
-    """One view per aggregate (`agg_…`), over its committed files or `empty_<name>`."""
-    statements = []
-    for name in aggregate_names():
-        paths = files.get(name, [])
-        if paths:
-            listed = ", ".join(_literal(p) for p in paths)
-            source = f"read_parquet([{listed}], hive_partitioning = true)"
-        else:
-            source = (
-                f"(SELECT *, NULL::VARCHAR AS source, NULL::BIGINT AS batch_id FROM empty_{name})"
-            )
-        statements.append(f"CREATE VIEW {name} AS SELECT * FROM {source}")
-    return statements
+def stand_in(name: str, table: str) -> str:
+    """A stored table read from a DuckDB table or registered frame, without partitions."""
+    return f"(SELECT *, NULL::VARCHAR AS source, NULL::BIGINT AS batch_id FROM {table})"
+
+
+def _files_source(name: str, paths: list[Path]) -> str:
+    if not paths:
+        return stand_in(name, f"empty_{name}")
+    listed = ", ".join(_literal(p) for p in paths)
+    return f"read_parquet([{listed}], hive_partitioning = true)"
+
+
+def game_view_statements(sources: dict[str, str]) -> list[str]:
+    """The game views (and `cells` and the macros), each stored table read from `sources`."""
+    text = GAME_VIEWS.format(**sources)
+    return [s for s in (text + ";" + MACROS).split(";") if s.strip()]
 
 
 def view_statements(files: dict[str, list[Path]]) -> list[str]:
-    """The CREATE statements for every view and macro, over the given committed files.
-
-    A table with no file yet reads `empty_<table>`, which the caller creates with the stored
-    columns (see data/reader.py)."""
-    statements = []
-    for table in TABLES:
-        paths = files.get(table, [])
-        if paths:
-            listed = ", ".join(_literal(p) for p in paths)
-            source = f"read_parquet([{listed}], hive_partitioning = true)"
-        else:
-            source = (
-                f"(SELECT *, NULL::VARCHAR AS source, NULL::BIGINT AS batch_id FROM empty_{table})"
-            )
-        if table == "tile_impacts":
-            statements.append(_IMPACTS.format(source=source))
-            continue
-        derived = DERIVED[table]
-        if table == "moves":
-            derived = derived.replace("cell_index", f"({_CELL_INDEX})")
-        statements.append(f"CREATE VIEW {table} AS SELECT *{derived} FROM {source}")
-    statements += aggregate_statements(files)
-    statements += [s for s in MACROS.split(";") if s.strip()]
+    """Every view and macro of a lake, over its committed files (`empty_<name>` for a table
+    with none yet, which the caller creates)."""
+    sources = {name: _files_source(name, files.get(name, [])) for name in TABLES}
+    statements = game_view_statements(sources)
+    for name in aggregate_names():
+        source = _files_source(name, files.get(name, []))
+        statements.append(f"CREATE VIEW {name} AS SELECT * FROM {source}")
     return statements

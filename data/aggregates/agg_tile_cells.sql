@@ -7,7 +7,7 @@ WITH placements AS (
                + coalesce(t.impact_d, 0) AS total,
            coalesce(t.impact_a ^ 2, 0) + coalesce(t.impact_b ^ 2, 0)
                + coalesce(t.impact_c ^ 2, 0) + coalesce(t.impact_d ^ 2, 0) AS total_sq
-    FROM tile_impacts t JOIN games g USING (game_id)
+    FROM tile_placements t JOIN games g USING (game_id)
     JOIN seats s ON s.game_id = t.game_id AND s.seat = t.placer
 ),
 swings AS (

@@ -4,7 +4,7 @@ WITH kinds AS (
     SELECT unnest(['+1', '+2', '+3', '+4', '+5', '+6', '-1', '-2', '-3', '-4', '-5', '-6',
                    'MT', 'DR', 'GM', 'WZ']) AS tile
 ),
-placed AS (SELECT DISTINCT game_id, placer AS seat, tile FROM tile_impacts)
+placed AS (SELECT DISTINCT game_id, placer AS seat, tile FROM tile_placements)
 SELECT g.edition, g.variant, g.players, g.created, s.agent, s.player, k.tile,
        p.tile IS NOT NULL AS placed,
        count(*) AS n, sum(s.win_share) AS sum_win, sum(s.win_share ^ 2) AS sumsq_win
