@@ -55,7 +55,9 @@ def evaluate(
     if omniscient:
         result = search_state(state, budget, rng, include)
     else:
-        result = search_observation(state.observation(seat), budget, rng, include)
+        result = search_observation(
+            state.observation(seat), state.legal_actions(), budget, rng, include
+        )
     best = result.best_action
     return Evaluation(seat, result.win_shares, best, result.values[best], result.values)
 

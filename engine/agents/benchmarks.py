@@ -59,7 +59,9 @@ def agent_figures() -> dict[str, float]:
     position = mid_game_position()
     observation = position.observation(position.current_player())
     search_time = _median_seconds(
-        lambda: search_observation(observation, MCTS_ITERATIONS, random.Random(1))
+        lambda: search_observation(
+            observation, position.legal_actions(), MCTS_ITERATIONS, random.Random(1)
+        )
     )
     finished = play_game(Game(3), [HeuristicAgent(seat) for seat in range(3)], seed=9)
     review_time = _median_seconds(

@@ -62,19 +62,43 @@ class SearchResult:
 
 
 def search_observation(
-    observation: Observation, iterations: int, rng: random.Random, include: Iterable[int] = ()
+    observation: Observation,
+    legal_actions: Sequence[int],
+    iterations: int,
+    rng: random.Random,
+    include: Iterable[int] = (),
 ) -> SearchResult:
-    """Search from what one seat knows; `include` actions are searched whatever their rank."""
-    public = observation.public
-    root_position = Position.from_observation(observation)
-    return _search(public, observation.sample_state, root_position, iterations, rng, include)
+    """Search from what one seat knows; `include` actions are searched whatever their rank.
+
+    The legal actions are given, not read from the observation's public state: there the
+    other seats' starting tiles are back in the supply, so a draw can look possible when the
+    real supply is empty.
+    """
+    position = Position.from_observation(observation)
+    return _search(
+        observation.public,
+        observation.sample_state,
+        position,
+        legal_actions,
+        iterations,
+        rng,
+        include,
+    )
 
 
 def search_state(
     state: State, iterations: int, rng: random.Random, include: Iterable[int] = ()
 ) -> SearchResult:
     """Search knowing every starting tile (the supply's order stays unknown to anyone)."""
-    return _search(state, lambda _: state.clone(), _root_position(state), iterations, rng, include)
+    return _search(
+        state,
+        lambda _: state.clone(),
+        _root_position(state),
+        state.legal_actions(),
+        iterations,
+        rng,
+        include,
+    )
 
 
 def _root_position(state: State) -> Position | None:
@@ -88,6 +112,7 @@ def _search(
     root_state: State,
     sample: Callable[[random.Random], State],
     root_position: Position | None,
+    legal: Sequence[int],
     iterations: int,
     rng: random.Random,
     include: Iterable[int],
@@ -97,7 +122,6 @@ def _search(
     epoch = root_state.epoch
     root = Node(players)
     if root_position is not None:
-        legal = root_state.legal_actions()
         order = _ordered(legal, heuristic_values(root_position, legal))
         forced = [a for a in include if a in legal and a != order[0]]
         root.candidates = order[:1] + forced + [a for a in order[1:] if a not in forced]
@@ -215,4 +239,4 @@ class MctsAgent:
         self.rng = random.Random(seed)
 
     def choose(self, observation: Observation, legal_actions: Sequence[int]) -> int:
-        return search_observation(observation, self.iterations, self.rng).best_action
+        return search_observation(observation, legal_actions, self.iterations, self.rng).best_action

@@ -113,3 +113,20 @@ def test_names_make_agents() -> None:
 def test_unknown_names_are_refused(name: str) -> None:
     with pytest.raises(UnknownAgentError):
         make_agent(name, 0)
+
+
+def test_mcts_does_not_draw_from_an_empty_supply() -> None:
+    """Hidden starting tiles count as unseen, yet they cannot be drawn."""
+    state = Game(2).new_initial_state()
+    rng = random.Random(2)
+    while state.is_chance_node() or state.supply_size or state.phase != TURN:
+        if state.is_chance_node():
+            state.play_chance(rng)
+        else:
+            legal = [a for a in state.legal_actions() if a // state.cells != 4]
+            state.apply_action(rng.choice(legal))
+    seat = state.current_player()
+    opponent = 1 - seat
+    assert state.start_tiles[opponent] and state.game.codes.draw not in state.legal_actions()
+    legal = state.legal_actions()
+    assert make_agent("mcts-30", 1).choose(state.observation(seat), legal) in legal
