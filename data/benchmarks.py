@@ -11,6 +11,7 @@ import time
 from datetime import UTC, datetime
 from pathlib import Path
 
+from data.aggregates import all_tables
 from data.lake import Lake, write_table
 from data.reader import connect, execute, query_names, query_parameters
 from data.simulate import Plan, play_game, simulate, workers_count
@@ -42,7 +43,7 @@ def _simulate_rate(games: int) -> float:
 
 
 def _write_rate() -> float:
-    """Rows per second of writing one batch's six tables to zstd Parquet."""
+    """Rows per second of writing one batch's stored tables to zstd Parquet."""
     from data.rows import build_tables
 
     plan = Plan(2000, seed=12)
@@ -88,11 +89,7 @@ def data_figures() -> dict[str, float]:
     lake = bench_lake()
     con = connect(lake)
     moves = execute(con, "SELECT count(*) AS n FROM moves")["n"][0]
-    size = sum(
-        f.stat().st_size
-        for table in ("games", "seats", "moves", "epoch_scores", "castles", "tile_impacts")
-        for f in lake.files(table)
-    )
+    size = sum(f.stat().st_size for table in all_tables() for f in lake.files(table))
     figures["bench_lake_moves"] = float(moves)
     figures["bytes_per_move"] = size / moves
     game_id = execute(con, "SELECT game_id FROM games LIMIT 1 OFFSET 777")["game_id"][0]

@@ -1,21 +1,30 @@
--- Example games for one cell: castles placed on $cell in the newest matching games (with the
--- castle's gold and its owner's result), at most $limit (default 20). Filters (NULL = all):
--- $edition $variant $players $source $date_from $date_to $agent $player $epoch $rank.
-WITH recent AS (
+-- Example games for one cell: castles placed on $cell in the newest batch holding matching
+-- games (with the castle's gold and its owner's result), at most $limit (default 20).
+-- Filters (NULL = all): $edition $variant $players $source $date_from $date_to $agent $player
+-- $epoch $rank ($agent/$player: the castle's owner).
+WITH newest AS (
+    SELECT max(batch_id) AS batch_id FROM agg_seats
+    WHERE kept(edition, variant, players, source, created,
+               $edition, $variant, $players, $source, $date_from, $date_to)
+      AND ($agent IS NULL OR agent = $agent) AND ($player IS NULL OR player = $player)
+),
+games_in AS (
     SELECT game_id, source, players, created
     FROM filtered_games($edition, $variant, $players, $source, $date_from, $date_to)
-    ORDER BY created DESC, game_id
-    LIMIT 2000
+    WHERE batch_id = (SELECT batch_id FROM newest)
 ),
-found AS (
-    SELECT c.game_id, c.epoch, c.seat, c.rank, c.gold AS castle_gold
-    FROM castles c SEMI JOIN recent USING (game_id)
-    WHERE c.cell = $cell AND ($epoch IS NULL OR c.epoch = $epoch)
-      AND ($rank IS NULL OR c.rank = $rank)
+seats_in AS (
+    SELECT game_id, seat, player, final_gold, win_share FROM seats
+    WHERE batch_id = (SELECT batch_id FROM newest)
+      AND ($agent IS NULL OR agent = $agent) AND ($player IS NULL OR player = $player)
 )
-SELECT f.game_id, r.source, r.players, f.epoch, f.seat, s.player, f.rank, f.castle_gold,
-       s.final_gold, s.win_share, r.created
-FROM found f JOIN recent r USING (game_id) JOIN seats s USING (game_id, seat)
-WHERE ($agent IS NULL OR s.agent = $agent) AND ($player IS NULL OR s.player = $player)
-ORDER BY r.created DESC, f.game_id, f.epoch
+SELECT c.game_id, g.source, g.players, c.epoch, c.seat, s.player, c.rank,
+       c.gold AS castle_gold, s.final_gold, s.win_share, g.created
+FROM castles c
+JOIN games_in g USING (game_id)
+JOIN seats_in s USING (game_id, seat)
+WHERE c.batch_id = (SELECT batch_id FROM newest)
+  AND c.cell = $cell AND ($epoch IS NULL OR c.epoch = $epoch)
+  AND ($rank IS NULL OR c.rank = $rank)
+ORDER BY c.game_id, c.epoch
 LIMIT coalesce($limit, 20)
