@@ -7,6 +7,7 @@ started as a program (`streamlit run`), never imported, so arrows still only poi
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from types import ModuleType
 
@@ -45,11 +46,17 @@ def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     try:
-        return args.run(args)
+        status = args.run(args)
+        sys.stdout.flush()
+        return status
     except BadInput as error:
         return fail_bad_input(str(error))
     except KeyboardInterrupt:
         print("kingdoms: interrupted", file=sys.stderr)
+        return EXIT_FAILURE
+    except BrokenPipeError:
+        # The reader went away (`kingdoms … | head`): stop quietly, as Unix tools do.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return EXIT_FAILURE
 
 

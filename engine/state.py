@@ -200,8 +200,7 @@ class State:
         )
 
     def observation(self, seat: int) -> Observation:
-        public = self.clone()
-        public.history = []
+        public = self.clone(with_history=False)
         for other, tile in enumerate(self.start_tiles):
             if tile and other != seat:
                 public.supply[tile] += 1
@@ -222,7 +221,8 @@ class State:
             public=public,
         )
 
-    def clone(self) -> State:
+    def clone(self, with_history: bool = True) -> State:
+        """An independent copy; without history for searches that never replay it."""
         other = State.__new__(State)
         other.__dict__.update(self.__dict__)
         other.board = self.board[:]
@@ -233,7 +233,7 @@ class State:
         other.start_tiles = self.start_tiles[:]
         other.supply = self.supply[:]
         other.turn_order = self.turn_order[:]
-        other.history = self.history[:]
+        other.history = self.history[:] if with_history else []
         return other
 
     # ------------------------------------------------------------------ actions
