@@ -94,3 +94,13 @@ def test_the_installed_command_gives_no_traceback() -> None:
     helped = subprocess.run([kingdoms, "--help"], capture_output=True, text=True, check=True)
     for command in ("score", "replay", "bench"):
         assert command in helped.stdout
+
+
+def test_every_subcommand_has_help(capsys: pytest.CaptureFixture) -> None:
+    from data.cli import COMMANDS
+
+    for command in COMMANDS:
+        with pytest.raises(SystemExit) as done:
+            main([command.NAME, "--help"])
+        assert done.value.code == 0
+        assert f"usage: kingdoms {command.NAME}" in capsys.readouterr().out
