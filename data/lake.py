@@ -60,7 +60,7 @@ def write_table(table: pa.Table, path: Path) -> None:
         table,
         path,
         compression="zstd",
-        compression_level=9,
+        compression_level=3,
         row_group_size=1 << 14,  # narrow game_id ranges: fetching one game skips the rest
         write_statistics=["game_id"] if "game_id" in table.column_names else False,
     )

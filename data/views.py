@@ -52,7 +52,9 @@ SELECT game_id, epoch, cell, cell_row, cell_column, piece AS tile, seat AS place
        CAST(least(5, (CAST(turn AS INTEGER) - 1) * 5 // turns_in_epoch + 1) AS TINYINT)
            AS timing,
        impact_a, impact_b, impact_c, impact_d, source, batch_id
-FROM (SELECT *, max(turn) OVER (PARTITION BY game_id, epoch) AS turns_in_epoch FROM _moves)
+FROM _moves
+JOIN (SELECT game_id, epoch, max(turn) AS turns_in_epoch FROM {moves} GROUP BY ALL)
+    USING (game_id, epoch)
 WHERE kind IN ('draw', 'start');
 CREATE VIEW tile_impacts AS
 SELECT game_id, epoch, cell, cell_row, cell_column, tile, placer, placed_by, turn, timing,
