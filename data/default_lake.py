@@ -13,11 +13,11 @@ from engine.rules import rule_set
 
 RECORDS = Path(__file__).with_name("records")
 
-# (games, agents) per part; player counts cycle 2, 3, 4. Sized for about two minutes on 2 cores.
+# (games, agents) per part; player counts cycle 2, 3, 4. About 80 s on 2 free cores.
 PARTS = (
-    (6000, ("random",)),
-    (900, ("greedy", "random")),
-    (300, ("heuristic", "greedy", "random")),
+    (12000, ("random",)),
+    (1500, ("greedy", "random")),
+    (450, ("heuristic", "greedy", "random")),
 )
 
 

@@ -3,7 +3,7 @@
 -- against the field (its interval mapped the same way). Filters (NULL = all): $edition
 -- $variant $players $date_from $date_to.
 WITH sums AS (
-    SELECT agent, sum(n) AS seats, sum(sum_win) AS win, sum(sumsq_win) AS win_sq,
+    SELECT agent, CAST(sum(n) AS BIGINT) AS seats, sum(sum_win) AS win, sum(sumsq_win) AS win_sq,
            sum(sum_partial) AS partial, sum(sumsq_partial) AS partial_sq
     FROM agg_seats
     WHERE kept(edition, variant, players, source, created,

@@ -2,15 +2,15 @@
 -- epoch 1's turn order, mean winning margin, share of games won by less than 5 gold, mean
 -- plies. Filters (NULL = all): $edition $variant $players $source $date_from $date_to.
 WITH positions AS (
-    SELECT players, turn_position, sum(sum_win) / sum(n) AS w
+    SELECT players, turn_position, sum(sum_win) / CAST(sum(n) AS BIGINT) AS w
     FROM agg_seats WHERE kept(edition, variant, players, source, created,
          $edition, $variant, $players, $source, $date_from, $date_to)
     GROUP BY ALL
 ),
 balance AS (SELECT players, 1 - (max(w) - min(w)) AS balance FROM positions GROUP BY ALL),
 games AS (
-    SELECT players, sum(n) AS games, sum(sum_victory_margin) AS margin,
-           sum(close_games) AS close_games, sum(sum_plies) AS plies
+    SELECT players, CAST(sum(n) AS BIGINT) AS games, sum(sum_victory_margin) AS margin,
+           CAST(sum(close_games) AS BIGINT) AS close_games, CAST(sum(sum_plies) AS BIGINT) AS plies
     FROM agg_games WHERE kept(edition, variant, players, source, created,
          $edition, $variant, $players, $source, $date_from, $date_to)
     GROUP BY ALL

@@ -3,7 +3,7 @@
 -- Filters (NULL = all): $edition $variant $players $source $date_from $date_to $agent $player
 -- $epoch $rank. One row per cell (30), with the count behind each value and a 95% interval.
 WITH sums AS (
-    SELECT cell, sum(n) AS observations,
+    SELECT cell, CAST(sum(n) AS BIGINT) AS observations,
            sum(CASE WHEN coalesce($per_rank_unit, false) THEN sum_unit ELSE sum_gold END) AS total,
            sum(CASE WHEN coalesce($per_rank_unit, false) THEN sumsq_unit ELSE sumsq_gold END)
                AS total_sq

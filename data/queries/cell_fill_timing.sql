@@ -2,7 +2,7 @@
 -- of the epoch's turns (0 = first turn, 1 = last). Filters (NULL = all): $edition $variant
 -- $players $source $date_from $date_to $agent $player $epoch ($agent/$player: who filled it).
 WITH sums AS (
-    SELECT cell, sum(n) AS observations, sum(sum_fill) AS total, sum(sumsq_fill) AS total_sq
+    SELECT cell, CAST(sum(n) AS BIGINT) AS observations, sum(sum_fill) AS total, sum(sumsq_fill) AS total_sq
     FROM agg_cells
     WHERE kept(edition, variant, players, source, created,
          $edition, $variant, $players, $source, $date_from, $date_to)

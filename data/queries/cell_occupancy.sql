@@ -3,13 +3,13 @@
 -- Wilson 95% interval. Filters (NULL = all): $edition $variant $players $source $date_from
 -- $date_to $epoch; $agent/$player select whose castles or tiles count.
 WITH epochs AS (
-    SELECT coalesce(sum(n), 0) AS n FROM agg_epochs
+    SELECT coalesce(CAST(sum(n) AS BIGINT), 0) AS n FROM agg_epochs
     WHERE kept(edition, variant, players, source, created,
          $edition, $variant, $players, $source, $date_from, $date_to)
       AND ($epoch IS NULL OR epoch = $epoch)
 ),
 hits AS (
-    SELECT cell, sum(n) AS hits FROM agg_cells
+    SELECT cell, CAST(sum(n) AS BIGINT) AS hits FROM agg_cells
     WHERE kept(edition, variant, players, source, created,
          $edition, $variant, $players, $source, $date_from, $date_to)
     AND ($agent IS NULL OR agent = $agent) AND ($player IS NULL OR player = $player)

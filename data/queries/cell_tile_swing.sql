@@ -5,8 +5,8 @@
 -- $epoch $tile. $agent/$player select the placer.
 WITH sums AS (
     SELECT cell,
-           sum(CASE coalesce($perspective, 'placer') WHEN 'opponents' THEN n_opponents
-               ELSE n END) AS observations,
+           CAST(sum(CASE coalesce($perspective, 'placer') WHEN 'opponents' THEN n_opponents
+               ELSE n END) AS BIGINT) AS observations,
            sum(CASE coalesce($perspective, 'placer') WHEN 'opponents' THEN sum_opponents
                WHEN 'net' THEN sum_net ELSE sum_own END) AS total,
            sum(CASE coalesce($perspective, 'placer') WHEN 'opponents' THEN sumsq_opponents

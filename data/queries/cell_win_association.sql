@@ -3,12 +3,12 @@
 -- seats (`baseline`). Filters (NULL = all): $edition $variant $players $source $date_from
 -- $date_to $agent $player $epoch $rank.
 WITH baseline AS (
-    SELECT sum(sum_win) / sum(n) AS mean FROM agg_seats WHERE kept(edition, variant, players, source, created,
+    SELECT sum(sum_win) / CAST(sum(n) AS BIGINT) AS mean FROM agg_seats WHERE kept(edition, variant, players, source, created,
          $edition, $variant, $players, $source, $date_from, $date_to)
     AND ($agent IS NULL OR agent = $agent) AND ($player IS NULL OR player = $player)
 ),
 sums AS (
-    SELECT cell, sum(n) AS observations, sum(sum_win) AS total, sum(sumsq_win) AS total_sq
+    SELECT cell, CAST(sum(n) AS BIGINT) AS observations, sum(sum_win) AS total, sum(sumsq_win) AS total_sq
     FROM agg_castles
     WHERE kept(edition, variant, players, source, created,
          $edition, $variant, $players, $source, $date_from, $date_to)

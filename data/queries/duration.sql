@@ -2,7 +2,7 @@
 -- whole game (with its mean passes). Filters (NULL = all): $edition $variant $players
 -- $source $date_from $date_to.
 WITH sums AS (
-    SELECT players, sum(n) AS games, sum(sum_plies) AS plies, sum(sum_plies_1) AS plies_1,
+    SELECT players, CAST(sum(n) AS BIGINT) AS games, CAST(sum(sum_plies) AS BIGINT) AS plies, sum(sum_plies_1) AS plies_1,
            sum(sum_plies_2) AS plies_2, sum(sum_plies_3) AS plies_3, sum(sum_passes) AS passes
     FROM agg_games WHERE kept(edition, variant, players, source, created,
          $edition, $variant, $players, $source, $date_from, $date_to)

@@ -4,8 +4,8 @@
 -- One row per player count and number of lead changes. Filters (NULL = all): $edition
 -- $variant $players $source $date_from $date_to.
 WITH sums AS (
-    SELECT players, lead_changes, sum(n) AS games,
-           sum(n) FILTER (WHERE comeback) AS comebacks
+    SELECT players, lead_changes, CAST(sum(n) AS BIGINT) AS games,
+           CAST(sum(n) FILTER (WHERE comeback) AS BIGINT) AS comebacks
     FROM agg_games WHERE kept(edition, variant, players, source, created,
          $edition, $variant, $players, $source, $date_from, $date_to)
     GROUP BY ALL

@@ -4,7 +4,7 @@
 -- $date_to $agent $player.
 SELECT players,
        floor(value / coalesce($bin_width, 10)) * coalesce($bin_width, 10) AS bin_start,
-       sum(n) AS count
+       CAST(sum(n) AS BIGINT) AS count
 FROM agg_scores
 WHERE kept(edition, variant, players, source, created,
          $edition, $variant, $players, $source, $date_from, $date_to)

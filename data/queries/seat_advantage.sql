@@ -6,7 +6,7 @@ WITH sums AS (
     SELECT players,
            CASE coalesce($by, 'position') WHEN 'seat' THEN seat
                 ELSE CAST(turn_position AS VARCHAR) END AS position,
-           sum(n) AS seats, sum(sum_win) AS total, sum(sumsq_win) AS total_sq
+           CAST(sum(n) AS BIGINT) AS seats, sum(sum_win) AS total, sum(sumsq_win) AS total_sq
     FROM agg_seats
     WHERE kept(edition, variant, players, source, created,
          $edition, $variant, $players, $source, $date_from, $date_to)

@@ -10,8 +10,8 @@ WITH sums AS (
                WHEN 'timing' THEN CAST(timing AS VARCHAR)
                WHEN 'placed_by' THEN placed_by
                ELSE 'all' END AS split,
-           sum(n) AS n, sum(sum_own) AS sum_own, sum(sumsq_own) AS sumsq_own,
-           sum(n_opponents) AS n_opponents, sum(sum_opponents) AS sum_opponents,
+           CAST(sum(n) AS BIGINT) AS n, sum(sum_own) AS sum_own, sum(sumsq_own) AS sumsq_own,
+           CAST(sum(n_opponents) AS BIGINT) AS n_opponents, sum(sum_opponents) AS sum_opponents,
            sum(sumsq_opponents) AS sumsq_opponents,
            sum(sum_net) AS sum_net, sum(sumsq_net) AS sumsq_net
     FROM agg_tile_kinds

@@ -4,10 +4,10 @@
 -- $date_from $date_to $agent $player.
 WITH sums AS (
     SELECT tile,
-           sum(n) FILTER (WHERE placed) AS n_placed,
+           CAST(sum(n) FILTER (WHERE placed) AS BIGINT) AS n_placed,
            sum(sum_win) FILTER (WHERE placed) AS win_placed,
            sum(sumsq_win) FILTER (WHERE placed) AS sq_placed,
-           sum(n) FILTER (WHERE NOT placed) AS n_not,
+           CAST(sum(n) FILTER (WHERE NOT placed) AS BIGINT) AS n_not,
            sum(sum_win) FILTER (WHERE NOT placed) AS win_not,
            sum(sumsq_win) FILTER (WHERE NOT placed) AS sq_not
     FROM agg_tile_use
