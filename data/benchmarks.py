@@ -12,7 +12,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from data.aggregates import all_tables
-from data.lake import Lake, write_table
+from data.lake import Lake, LakeVersionError, write_table
 from data.reader import connect, execute, query_names, query_parameters
 from data.simulate import Plan, play_game, simulate, workers_count
 from engine.playout import random_playout
@@ -59,7 +59,11 @@ def _write_rate() -> float:
 def bench_lake(path: Path = BENCH_LAKE) -> Lake:
     """The benchmark lake, built (random agents, 2–4 players) unless it already has 10M moves."""
     lake = Lake(path)
-    if sum(b.games for b in lake.batches()) < BENCH_GAMES:
+    try:
+        games = sum(b.games for b in lake.batches())
+    except LakeVersionError:  # written by an older engine: build it again
+        games = 0
+    if games < BENCH_GAMES:
         shutil.rmtree(path, ignore_errors=True)
         lake = Lake(path)
         simulate(lake, Plan(BENCH_GAMES, seed=2026, batch_size=5000), workers_count("auto"))
