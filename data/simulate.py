@@ -87,9 +87,7 @@ def _init_worker(existing: frozenset[int]) -> None:
     _EXISTING = existing
 
 
-def play_batch(
-    lake_root: str, run: str, plan: Plan, start: int, stop: int
-) -> tuple[str, int, int]:
+def play_batch(lake_root: str, run: str, plan: Plan, start: int, stop: int) -> tuple[str, int, int]:
     """Play games [start, stop), stage them as one batch; return (staging, games, skipped)."""
     games = [play_game(plan, i) for i in range(start, stop)]
     fresh = [g for g in games if g.game_id not in _EXISTING]
