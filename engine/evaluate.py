@@ -98,7 +98,7 @@ def review_game(
     the sum. Turns with a single legal action are best by definition and cost no search.
     """
     reviews = []
-    for index, item in enumerate(walk(game, actions, keep_states=True)):
+    for index, item in enumerate(walk(game, actions)):
         if isinstance(item, Turn):
             reviews.append(_review_turn(item, budget, f"{seed}:{index}", omniscient))
     return reviews

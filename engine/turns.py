@@ -34,31 +34,26 @@ class Turn:
     before: State
 
 
-def walk(game: Game, actions: Iterable[int], keep_states: bool = False) -> Iterator[Deal | Turn]:
-    """Yield deals and turns in order.
-
-    With `keep_states` each Turn holds a clone of the state before it (for viewers);
-    otherwise `before` is the live state, valid only until the next item is requested.
-    """
+def walk(game: Game, actions: Iterable[int]) -> Iterator[Deal | Turn]:
+    """Yield deals and turns in order; each Turn holds a copy of the state before it."""
     state = game.new_initial_state()
     codes = game.codes
     pending: list[int] = []
-    held = epoch = seat = 0
     before = state
     for action in actions:
         phase = state.phase
         if phase == DEAL:
             yield Deal(state.epoch, state.seat, action)
         elif phase == TURN:
-            before = state.clone() if keep_states else state
-            epoch, seat = state.epoch, state.seat
-            held = state.start_tiles[seat]
+            before = state.clone(with_history=False)
             pending = [action]
         elif phase != FIRST:
             pending.append(action)
         state.apply_action(action)
         if pending and state.phase not in (DRAWN, PLACE):
-            yield Turn(epoch, seat, _move(pending, held, codes), tuple(pending), before)
+            held = before.start_tiles[before.seat]
+            move = _move(pending, held, codes)
+            yield Turn(before.epoch, before.seat, move, tuple(pending), before)
             pending = []
 
 

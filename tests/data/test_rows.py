@@ -25,7 +25,7 @@ def _replay(row: dict) -> dict:
     """What the engine says about one stored game: turns, epoch boards and gains, final gold."""
     game = Game(row["players"], rule_set(row["edition"], row["variant"]))
     turns, boards = [], defaultdict(lambda: [0] * game.rules.cells)
-    for item in walk(game, row["actions"], keep_states=True):
+    for item in walk(game, row["actions"]):
         if isinstance(item, Deal):
             continue
         assert isinstance(item, Turn)
