@@ -5,8 +5,9 @@ VENV := .venv
 PY := $(VENV)/bin/python
 KINGDOMS := $(VENV)/bin/kingdoms
 STAMP := $(VENV)/.installed
+LAKE ?= data/lake
 
-.PHONY: install browser run test bench lint
+.PHONY: install browser lake run test bench lint screenshots
 
 $(STAMP): pyproject.toml
 	test -x $(PY) || python3 -m venv $(VENV)
@@ -15,21 +16,29 @@ $(STAMP): pyproject.toml
 
 install: $(STAMP)
 
-# The browser test drives Debian's chromium (never a downloaded browser).
+# The browser test and the screenshots drive Debian's chromium (never a downloaded browser).
 browser:
 	@command -v chromium >/dev/null 2>&1 || { \
 	  echo "Installing Debian's chromium for the browser test"; \
 	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; }
 
-run: install
-	$(KINGDOMS) score "+3 B1 A4 C1 -6 A1 / C2 GM +4 +1 MT WZ / +2 +4 B2 -5 -2 C1 / A2 DR +3 MT C1 +5 / -1 -3 C1 A3 +6 +2"
+# The default dataset: simulated games of every player count and the example records.
+# Does nothing when the lake already holds games.
+lake: install
+	$(KINGDOMS) simulate --default-lake --lake $(LAKE)
+
+run: lake
+	$(KINGDOMS) dashboard --lake $(LAKE)
 
 test: install browser
 	$(PY) -m pytest -q
 
-bench: install
+bench: install lake
 	$(KINGDOMS) bench
 
 lint: install
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
+
+screenshots: install browser lake
+	KINGDOMS_LAKE=$(LAKE) $(PY) -m tests.dashboard.screenshots --out docs/screenshots
