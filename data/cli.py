@@ -36,7 +36,9 @@ def build_parser() -> argparse.ArgumentParser:
     )
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
     for command in COMMANDS:
-        sub = subparsers.add_parser(command.NAME, help=command.HELP, description=command.HELP)
+        sub = subparsers.add_parser(
+            command.NAME, help=command.HELP.replace("%", "%%"), description=command.HELP
+        )
         command.add_arguments(sub)
         sub.set_defaults(run=command.run)
     return parser

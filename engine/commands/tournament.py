@@ -21,7 +21,7 @@ from engine.tournament import (
 )
 
 NAME = "tournament"
-HELP = "Play every pairing of agents (rotating seats); print win_share, 95%% interval and Elo."
+HELP = "Play every pairing of agents (rotating seats); print win_share, 95% interval and Elo."
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
