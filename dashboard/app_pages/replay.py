@@ -11,12 +11,15 @@ import streamlit as st
 
 from dashboard.board_chart import board_chart, board_frame
 from dashboard.filters import Filters
-from dashboard.lake_data import QueryError, fetch
+from dashboard.lake_data import QueryError, fetch, lake_version
 from dashboard.replay_charts import (
+    current_ply,
     evaluation_chart,
     evaluation_frame,
+    gold_at,
     gold_chart,
     selected_ply,
+    spec_without_rows,
 )
 from dashboard.replay_data import (
     OpenedGame,
@@ -41,6 +44,24 @@ BADGE_COLOURS = {
     "mistake": "orange",
     "blunder": "red",
 }
+
+
+@st.cache_data(max_entries=16, show_spinner=False)
+def chart_specs(version: str, game_id: int, _opened: OpenedGame) -> dict[str, dict]:
+    """The board and gold charts of the game `game_id` of the lake at `version`, as Vega-Lite
+    specs without their rows: built once per game, each step passes only its own rows."""
+    timeline = _opened.timeline
+    cells = board_frame(timeline.positions[0].board, timeline.geometry, _opened.edition)
+    gold = gold_chart(timeline.gold_frame, 0, timeline.epoch_starts())
+    return {"board": spec_without_rows(board_chart(cells)), "gold": spec_without_rows(gold)}
+
+
+@st.cache_data(max_entries=16, show_spinner=False)
+def evaluation_spec(version: str, game_id: int, _opened: OpenedGame, _review: pl.DataFrame) -> dict:
+    """The evaluation graph of a reviewed game as a spec without its rows, like `chart_specs`."""
+    letters = list(pieces.SEAT_LETTERS[: len(_opened.names)])
+    chart = evaluation_chart(evaluation_frame(_review, letters), 0, _opened.timeline.epoch_starts())
+    return spec_without_rows(chart)
 
 
 def go_to(ply: int) -> None:
@@ -283,8 +304,6 @@ def evaluation(opened: OpenedGame, ply: int, review: pl.DataFrame | None) -> Non
             make_review(opened, DEFAULT_BUDGET, DEFAULT_SEED, progress)
             st.rerun()
         return
-    timeline = opened.timeline
-    letters = list(pieces.SEAT_LETTERS[: len(opened.names)])
     chart_key = f"replay_eval_{opened.game_id}"
 
     def jump_from_chart() -> None:
@@ -292,8 +311,9 @@ def evaluation(opened: OpenedGame, ply: int, review: pl.DataFrame | None) -> Non
         if chosen is not None:
             go_to(chosen)
 
-    st.altair_chart(
-        evaluation_chart(evaluation_frame(review, letters), ply, timeline.epoch_starts()),
+    st.vega_lite_chart(
+        current_ply(ply),
+        evaluation_spec(lake_version(), opened.game_id, opened, review),
         on_select=jump_from_chart,
         selection_mode="jump",
         key=chart_key,
@@ -369,6 +389,7 @@ st.caption(
     + (f" ({opened.variant})" if opened.variant else "")
     + f" · {seated} · {timeline.plies} moves"
 )
+specs = chart_specs(lake_version(), opened.game_id, opened)
 step_controls(timeline, ply)
 current_move(opened, ply, review)
 
@@ -385,7 +406,7 @@ with board_column:
         best=best,
     )
     title = f"Epoch {position.epoch} · ply {ply}"
-    st.altair_chart(board_chart(cells, title=title), key="replay_board")
+    st.vega_lite_chart(cells, {**specs["board"], "title": title}, key="replay_board")
     if best is not None:
         st.caption(f"Dashed: the engine's best move for the seat to move here ({best[1]}).")
     omniscient = st.toggle(
@@ -407,6 +428,6 @@ with list_column:
     )
 
 st.subheader("Gold over the game")
-st.altair_chart(gold_chart(timeline.gold_frame, ply, timeline.epoch_starts()), key="replay_gold")
+st.vega_lite_chart(gold_at(timeline.gold_frame, ply), specs["gold"], key="replay_gold")
 epoch_scoring(opened, ply)
 evaluation(opened, ply, review)

@@ -54,6 +54,11 @@ def _board(app: AppTest) -> str:
     return app.get("vega_lite_chart")[0].proto.spec
 
 
+def _board_rows(app: AppTest) -> bytes:
+    """The board chart's cells, as the page sends them (Arrow)."""
+    return app.get("vega_lite_chart")[0].proto.data.data
+
+
 def test_open_a_game_by_url_at_a_ply(game: tuple[int, Timeline]) -> None:
     game_id, timeline = game
     app = _open(game_id, 30)
@@ -68,11 +73,12 @@ def test_open_a_game_by_url_at_a_ply(game: tuple[int, Timeline]) -> None:
 def test_step_forward_and_back_changes_board_and_gold(game: tuple[int, Timeline]) -> None:
     game_id, timeline = game
     app = _open(game_id, 30)
-    board_before = _board(app)
+    board_before, rows_before = _board(app), _board_rows(app)
     app.button(key="replay_forward").click().run()
     assert app.query_params["ply"] == ["31"] or app.query_params["ply"] == "31"
     assert _gold(app) == list(timeline.positions[31].gold)
     assert _board(app) != board_before
+    assert _board_rows(app) != rows_before
     app.button(key="replay_back").click().run()
     app.button(key="replay_back").click().run()
     assert app.slider(key="replay_slider").value == 29

@@ -7,7 +7,7 @@ import random
 import polars as pl
 
 from dashboard.board_chart import board_chart, board_frame
-from dashboard.replay_charts import gold_chart, selected_ply
+from dashboard.replay_charts import gold_at, gold_chart, selected_ply, spec_without_rows
 from dashboard.review import best_label, quality, with_review_comments
 from dashboard.timeline import Timeline
 from engine import pieces
@@ -54,6 +54,20 @@ def test_gold_chart_and_click_selection() -> None:
     assert gold_chart(timeline.gold_frame, 10, timeline.epoch_starts()).to_dict()
     assert selected_ply({"selection": {"jump": [{"ply": 12, "seat": "A"}]}}) == 12
     assert selected_ply({"selection": {"jump": []}}) is None
+
+
+def test_chart_specs_leave_out_only_the_rows_of_a_ply() -> None:
+    game, actions = _game(2)
+    timeline = Timeline(game, actions)
+    board = spec_without_rows(
+        board_chart(board_frame(timeline.positions[5].board, game.geometry, "kingdoms-2011"))
+    )
+    assert "data" not in board and not board["datasets"] and "config" not in board
+    gold = spec_without_rows(gold_chart(timeline.gold_frame, 10, timeline.epoch_starts()))
+    kept = {layer["data"]["name"] for layer in gold["layer"] if "data" in layer}
+    assert "data" not in gold and set(gold["datasets"]) == kept
+    assert len(gold["datasets"]) == 2  # the epochs and every ply's gold; not ply 10's
+    assert gold_at(timeline.gold_frame, 10)["gold"].to_list() == list(timeline.positions[10].gold)
 
 
 def test_quality_thresholds_and_review_comments() -> None:
