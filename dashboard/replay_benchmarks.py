@@ -15,10 +15,11 @@ from pathlib import Path
 import streamlit as st
 from streamlit.testing.v1 import AppTest
 
-from dashboard.review import DEFAULT_BUDGET, review_game
+from dashboard.review import DEFAULT_BUDGET, DEFAULT_SEED, review_game
 from dashboard.timeline import Timeline
 from data.lake import Lake
 from data.reader import connect, execute
+from data.reviews import save_review
 from data.simulate import Plan, simulate
 from engine.rules import rule_set
 from engine.state import Game
@@ -44,8 +45,21 @@ def _page(game_id: int, ply: int) -> AppTest:
     return app
 
 
+def _step_ms(game_id: int, steps: int) -> list[float]:
+    """The time of each click on Forward, from ply 20 of the game."""
+    app = _page(game_id, 20).run()
+    times = []
+    for _ in range(steps):
+        button = app.button(key="replay_forward")
+        started = time.perf_counter()
+        button.click().run()
+        times.append((time.perf_counter() - started) * 1000)
+    return times
+
+
 def replay_figures(steps: int = 15, opens: int = 5, reviews: int = 3) -> dict[str, float]:
-    """replay_step_ms, replay_open_game_ms and review_game_s (default budget), medians."""
+    """replay_step_ms, replay_step_reviewed_ms (with the evaluation graph), replay_open_game_ms
+    and review_game_s (default budget), medians."""
     previous = os.environ.get("KINGDOMS_LAKE")
     with tempfile.TemporaryDirectory(prefix="replay-bench-") as folder:
         lake = Lake(folder)
@@ -61,18 +75,14 @@ def replay_figures(steps: int = 15, opens: int = 5, reviews: int = 3) -> dict[st
                 started = time.perf_counter()
                 app.run()
                 open_ms.append((time.perf_counter() - started) * 1000)
-            app = _page(games[0][0], 20).run()
-            step_ms = []
-            for _ in range(steps):
-                button = app.button(key="replay_forward")
-                started = time.perf_counter()
-                button.click().run()
-                step_ms.append((time.perf_counter() - started) * 1000)
+            step_ms = _step_ms(games[0][0], steps)
             review_s = []
-            for _, timeline in games[:reviews]:
+            for game_id, timeline in games[:reviews]:
                 started = time.perf_counter()
-                review_game(timeline, DEFAULT_BUDGET)
+                review = review_game(timeline, DEFAULT_BUDGET, DEFAULT_SEED)
                 review_s.append(time.perf_counter() - started)
+                save_review(lake, game_id, DEFAULT_BUDGET, DEFAULT_SEED, review)
+            reviewed_step_ms = _step_ms(games[0][0], steps)
         finally:
             if previous is None:
                 os.environ.pop("KINGDOMS_LAKE", None)
@@ -80,6 +90,7 @@ def replay_figures(steps: int = 15, opens: int = 5, reviews: int = 3) -> dict[st
                 os.environ["KINGDOMS_LAKE"] = previous
     return {
         "replay_step_ms": round(statistics.median(step_ms), 1),
+        "replay_step_reviewed_ms": round(statistics.median(reviewed_step_ms), 1),
         "replay_open_game_ms": round(statistics.median(open_ms), 1),
         "review_game_s": round(statistics.median(review_s), 2),
     }
