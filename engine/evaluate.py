@@ -9,7 +9,7 @@ of the action played; the metrics spec turns the loss into a class.
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 
 from engine import moves, pieces
@@ -79,10 +79,32 @@ class MoveReview:
     epoch: int
     seat: int
     move: Move
-    win_share_before: float  # the mover's expected win_share before the move
+    win_shares: tuple[float, ...]  # every seat's expected win_share before the move
     loss: float
     quality: str
     best: Move | None  # the evaluator's preferred move when it differs from the one played
+
+    @property
+    def win_share_before(self) -> float:
+        """The mover's expected win_share before the move."""
+        return self.win_shares[self.seat]
+
+
+def iter_reviews(
+    game: Game,
+    actions: Sequence[int],
+    budget: int = DEFAULT_BUDGET,
+    seed: int | str = 0,
+    omniscient: bool = False,
+) -> Iterator[MoveReview]:
+    """Judge every turn of a game given as its action list, one turn at a time.
+
+    A draw is judged twice, the choice to draw and the placement of the tile seen; its loss is
+    the sum. Turns with a single legal action are best by definition and cost no search.
+    """
+    for index, item in enumerate(walk(game, actions)):
+        if isinstance(item, Turn):
+            yield _review_turn(item, budget, f"{seed}:{index}", omniscient)
 
 
 def review_game(
@@ -92,28 +114,20 @@ def review_game(
     seed: int | str = 0,
     omniscient: bool = False,
 ) -> list[MoveReview]:
-    """Judge every turn of a game given as its action list.
-
-    A draw is judged twice, the choice to draw and the placement of the tile seen; its loss is
-    the sum. Turns with a single legal action are best by definition and cost no search.
-    """
-    reviews = []
-    for index, item in enumerate(walk(game, actions)):
-        if isinstance(item, Turn):
-            reviews.append(_review_turn(item, budget, f"{seed}:{index}", omniscient))
-    return reviews
+    """Every turn of a game judged (see iter_reviews)."""
+    return list(iter_reviews(game, actions, budget, seed, omniscient))
 
 
 def _review_turn(turn: Turn, budget: int, seed: str, omniscient: bool) -> MoveReview:
     state = turn.before.clone()
     loss = 0.0
-    before: float | None = None
+    before: tuple[float, ...] | None = None
     best: Move | None = None
     for step, action in enumerate(turn.actions):
         if not state.is_chance_node() and len(state.legal_actions()) > 1:
             judged = evaluate(state, budget, f"{seed}:{step}", omniscient, include=(action,))
             if before is None:
-                before = judged.win_shares[turn.seat]
+                before = judged.win_shares
             if judged.best_action != action and judged.loss(action) > 0:
                 loss += judged.loss(action)
                 if best is None:
@@ -124,11 +138,16 @@ def _review_turn(turn: Turn, budget: int, seed: str, omniscient: bool) -> MoveRe
         epoch=turn.epoch,
         seat=turn.seat,
         move=turn.move,
-        win_share_before=before if before is not None else 1.0 / len(turn.before.gold),
+        win_shares=before if before is not None else _even_shares(turn.before.players),
         loss=loss,
         quality=classify(loss, is_best),
         best=best,
     )
+
+
+def _even_shares(players: int) -> tuple[float, ...]:
+    """The expected win_shares of a turn nobody could play differently: no search is run."""
+    return (1.0 / players,) * players
 
 
 def _best_move(state: State, action: int) -> Move:

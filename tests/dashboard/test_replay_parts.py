@@ -8,9 +8,10 @@ import polars as pl
 
 from dashboard.board_chart import board_chart, board_frame
 from dashboard.replay_charts import gold_at, gold_chart, selected_ply, spec_without_rows
-from dashboard.review import best_label, quality, with_review_comments
+from dashboard.review import best_label, with_review_comments
 from dashboard.timeline import Timeline
 from engine import pieces
+from engine.evaluate import classify
 from engine.playout import random_playout
 from engine.record import record_from_state, write_record
 from engine.state import Game
@@ -71,7 +72,7 @@ def test_chart_specs_leave_out_only_the_rows_of_a_ply() -> None:
 
 
 def test_quality_thresholds_and_review_comments() -> None:
-    assert [quality(x, False) for x in (0, 0.02, 0.05, 0.1, 0.2, 0.21)] == [
+    assert [classify(x) for x in (0, 0.02, 0.05, 0.1, 0.2, 0.21)] == [
         "best",
         "excellent",
         "good",
