@@ -6,6 +6,7 @@ so the figures include the page's whole script run, not the browser's drawing.
 
 from __future__ import annotations
 
+import json
 import os
 import statistics
 import tempfile
@@ -94,3 +95,7 @@ def replay_figures(steps: int = 15, opens: int = 5, reviews: int = 3) -> dict[st
         "replay_open_game_ms": round(statistics.median(open_ms), 1),
         "review_game_s": round(statistics.median(review_s), 2),
     }
+
+
+if __name__ == "__main__":
+    print(json.dumps(replay_figures()))
