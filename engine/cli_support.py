@@ -3,6 +3,10 @@
 from __future__ import annotations
 
 import sys
+from pathlib import Path
+
+from engine.record import Record, RecordError, read_record_file
+from engine.state import State
 
 EXIT_OK = 0
 EXIT_FAILURE = 1
@@ -16,3 +20,13 @@ class BadInput(Exception):
 def fail_bad_input(message: str) -> int:
     print(message, file=sys.stderr)
     return EXIT_BAD_INPUT
+
+
+def load_record(path: str | Path) -> tuple[Record, State]:
+    """Read and replay a `.kgn` file, or raise BadInput with `file:line:col: message`."""
+    try:
+        return read_record_file(path)
+    except RecordError as error:
+        raise BadInput(error.located(str(path))) from None
+    except OSError as error:
+        raise BadInput(f"{path}: {error.strerror}") from None

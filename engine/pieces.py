@@ -60,8 +60,11 @@ def tile_value(piece: int) -> int:
     return 0
 
 
-# Per-code lookup table used by the scoring loop: the face value of value tiles.
-TILE_VALUE = tuple(tile_value(code) for code in range(CASTLE_BASE + 4 * MAX_SEATS))
+# Per-code lookup tables for the scoring loops: face value of value tiles, castles' seat and rank.
+_CODES = range(CASTLE_BASE + 4 * MAX_SEATS)
+TILE_VALUE = tuple(tile_value(code) for code in _CODES)
+CASTLE_SEAT = tuple(castle_seat(code) if is_castle(code) else -1 for code in _CODES)
+CASTLE_RANK = tuple(castle_rank(code) if is_castle(code) else 0 for code in _CODES)
 
 
 class PieceError(ValueError):

@@ -18,12 +18,8 @@ _CASTLE = pieces.CASTLE_BASE
 _MOUNTAIN = pieces.MOUNTAIN
 _DRAGON = pieces.DRAGON
 _GOLD_MINE = pieces.GOLD_MINE
-_SEAT = tuple(
-    pieces.castle_seat(code) if pieces.is_castle(code) else -1 for code in range(len(_VALUE))
-)
-_RANK = tuple(
-    pieces.castle_rank(code) if pieces.is_castle(code) else 0 for code in range(len(_VALUE))
-)
+_SEAT = pieces.CASTLE_SEAT
+_RANK = pieces.CASTLE_RANK
 _NO_BONUS: frozenset[int] = frozenset()
 
 

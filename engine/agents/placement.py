@@ -16,12 +16,8 @@ from engine.scoring import wizard_bonus_cells
 
 _CASTLE = pieces.CASTLE_BASE
 _VALUE = pieces.TILE_VALUE
-_SEAT = tuple(
-    pieces.castle_seat(code) if pieces.is_castle(code) else -1 for code in range(len(_VALUE))
-)
-_RANK = tuple(
-    pieces.castle_rank(code) if pieces.is_castle(code) else 0 for code in range(len(_VALUE))
-)
+_SEAT = pieces.CASTLE_SEAT
+_RANK = pieces.CASTLE_RANK
 
 
 class Segment:

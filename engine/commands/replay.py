@@ -6,8 +6,7 @@ import argparse
 import json
 
 from engine import pieces
-from engine.cli_support import EXIT_OK, BadInput
-from engine.record import RecordError, read_record_file
+from engine.cli_support import EXIT_OK, load_record
 from engine.turns import Turn, walk
 
 NAME = "replay"
@@ -20,12 +19,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    try:
-        record, state = read_record_file(args.file)
-    except RecordError as error:
-        raise BadInput(error.located(args.file)) from None
-    except OSError as error:
-        raise BadInput(f"{args.file}: {error.strerror}") from None
+    record, state = load_record(args.file)
     letters = pieces.SEAT_LETTERS
     gold = {letters[s]: g for s, g in enumerate(state.gold)}
     best = max(state.gold)

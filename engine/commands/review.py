@@ -6,9 +6,8 @@ import argparse
 import json
 
 from engine import pieces
-from engine.cli_support import EXIT_OK, BadInput
+from engine.cli_support import EXIT_OK, BadInput, load_record
 from engine.evaluate import DEFAULT_BUDGET, describe, review_game
-from engine.record import RecordError, read_record_file
 
 NAME = "review"
 HELP = "Judge every move of a .kgn record: class (best … blunder), expected loss, best move."
@@ -29,12 +28,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     if args.budget < 1:
         raise BadInput(f"--budget must be at least 1, not {args.budget}")
-    try:
-        _, state = read_record_file(args.file)
-    except RecordError as error:
-        raise BadInput(error.located(args.file)) from None
-    except OSError as error:
-        raise BadInput(f"{args.file}: {error.strerror}") from None
+    _, state = load_record(args.file)
     game = state.game
     reviews = review_game(game, state.history, args.budget, args.seed, args.omniscient)
     rows = [
