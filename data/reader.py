@@ -26,6 +26,7 @@ from data.views import view_statements
 QUERY_DIR = Path(__file__).with_name("queries")
 _PARAMETER = re.compile(r"\$([a-z_][a-z0-9_]*)")
 _ALLOWED = {duckdb.StatementType.SELECT}
+GAME_BATCH = "game_batch"  # bound by `execute` from $game_id: fetching one game reads one batch
 
 
 class QueryError(ValueError):
@@ -45,9 +46,14 @@ def query_text(name: str) -> str:
     return (QUERY_DIR / f"{name}.sql").read_text()
 
 
+@cache
+def _placeholders(name: str) -> tuple[str, ...]:
+    return tuple(dict.fromkeys(_PARAMETER.findall(_strip_comments(query_text(name)))))
+
+
 def query_parameters(name: str) -> tuple[str, ...]:
     """The `$name` parameters a named query takes (missing ones are bound to NULL)."""
-    return tuple(dict.fromkeys(_PARAMETER.findall(_strip_comments(query_text(name)))))
+    return tuple(p for p in _placeholders(name) if p != GAME_BATCH)
 
 
 def _strip_comments(sql: str) -> str:
@@ -68,6 +74,8 @@ def connect(lake: Lake, threads: int | None = None) -> duckdb.DuckDBPyConnection
             con.execute(f"CREATE TABLE empty_{table} AS SELECT * FROM empty")
     for statement in view_statements(files):
         con.execute(statement)
+    # which batch holds each game: a game's files are then found without opening every batch
+    con.execute("CREATE TABLE game_batches AS SELECT game_id, batch_id FROM games ORDER BY ALL")
     lake_dir = str(lake.root)
     con.execute("SET allowed_directories = [$dir]", {"dir": lake_dir + "/"})
     con.execute("SET enable_external_access = false")
@@ -87,7 +95,8 @@ def execute(
     """Run a named query (or one read-only SELECT) and return its rows as a Polars frame.
 
     Unknown parameters are refused; a named query's parameters that are not given are NULL
-    (its "all" value). Longer than `timeout` seconds, the query is interrupted.
+    (its "all" value); `$game_batch` is the batch holding `$game_id`. Longer than `timeout`
+    seconds, the query is interrupted.
     """
     params = dict(params or {})
     if query in query_names():
@@ -104,6 +113,8 @@ def execute(
     timer = threading.Timer(timeout, cursor.interrupt)
     timer.start()
     try:
+        if query in query_names() and GAME_BATCH in _placeholders(query):
+            params[GAME_BATCH] = _game_batch(cursor, params["game_id"])
         return cursor.sql(sql, params=params or None).pl()
     except duckdb.InterruptException:
         raise QueryError(f"the query took longer than {timeout:g} s and was stopped") from None
@@ -111,6 +122,12 @@ def execute(
         raise QueryError(str(error).splitlines()[0]) from None
     finally:
         timer.cancel()
+
+
+def _game_batch(cursor: duckdb.DuckDBPyConnection, game_id: object) -> int | None:
+    """The (first) batch holding a game, or None when no batch does."""
+    sql = "SELECT min(batch_id) FROM game_batches WHERE game_id = $game_id"
+    return cursor.execute(sql, {"game_id": game_id}).fetchall()[0][0]
 
 
 _THREAD = threading.local()

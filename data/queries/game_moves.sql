@@ -2,5 +2,5 @@
 SELECT ply, epoch, turn, seat, kind, cell, cell_row, cell_column, piece, castle_rank,
        tile_value, action, gold_before
 FROM moves
-WHERE game_id = $game_id
+WHERE game_id = $game_id AND batch_id = $game_batch
 ORDER BY ply

@@ -1,16 +1,17 @@
 -- One game with what its record needs: rules, tags, who sat where, and `actions`, the engine's
 -- whole action list, rebuilt from the stored turns and starting tiles (replay it to step
--- through the game). $game_id: the game's id.
+-- through the game). $game_id: the game's id ($game_batch, the batch holding it, is filled in by
+-- `execute`, so only that batch's files are read).
 WITH game AS MATERIALIZED (
     SELECT game_id, source, edition, variant, players, seed, first_seat, tags,
            CAST(deals AS INTEGER[]) AS deals
-    FROM games WHERE game_id = $game_id
+    FROM games WHERE game_id = $game_id AND batch_id = $game_batch
 ),
 turns AS MATERIALIZED (
     SELECT epoch, ply, kind, CAST(action AS INTEGER) AS action,
            list_position(['+1', '+2', '+3', '+4', '+5', '+6', '-1', '-2', '-3', '-4',
                           '-5', '-6', 'MT', 'DR', 'GM', 'WZ'], piece) AS tile_code
-    FROM moves WHERE game_id = $game_id
+    FROM moves WHERE game_id = $game_id AND batch_id = $game_batch
 ),
 steps AS (
     -- every action with its place: (epoch, ply, step); deals and the first seat come first
@@ -31,7 +32,7 @@ steps AS (
 seated AS (
     SELECT list(seat ORDER BY seat) AS seats, list(player ORDER BY seat) AS seat_players,
            list(agent ORDER BY seat) AS seat_agents
-    FROM seats WHERE game_id = $game_id
+    FROM seats WHERE game_id = $game_id AND batch_id = $game_batch
 )
 SELECT g.game_id, g.source, g.edition, g.variant, g.players, g.seed, g.first_seat, g.tags,
        (SELECT list(action ORDER BY epoch, ply, step) FROM steps) AS actions,

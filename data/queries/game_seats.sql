@@ -3,6 +3,6 @@ SELECT s.seat, s.player, s.agent, s.turn_position, s.final_gold, s.rank, s.win_s
        s.utility, s.margin,
        list(e.gold_after ORDER BY e.epoch) AS gold_after_epochs
 FROM seats s JOIN epoch_scores e USING (game_id, seat)
-WHERE s.game_id = $game_id
+WHERE s.game_id = $game_id AND s.batch_id = $game_batch AND e.batch_id = $game_batch
 GROUP BY ALL
 ORDER BY s.seat

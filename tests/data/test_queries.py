@@ -9,7 +9,7 @@ import pytest
 
 from data.importer import import_records
 from data.lake import Lake
-from data.reader import QueryError, connect, execute, query_names
+from data.reader import QueryError, connect, execute, query_names, query_parameters
 from engine import pieces
 from engine.record import read_record_file
 from engine.scoring import score_breakdown
@@ -132,6 +132,24 @@ def test_one_game(tiny, games):
     summary = execute(tiny, "lake_summary")
     assert summary["games"].sum() == 2
     assert summary["moves"].sum() == sum(len(e.moves) for g in games for e in g["record"].epochs)
+
+
+def test_one_game_is_read_from_the_batch_holding_it(con):
+    """Fetching by id reads one batch (found in `game_batches`) and gives every row of the game."""
+    games = execute(con, "SELECT game_id, batch_id FROM games ORDER BY batch_id, game_id")
+    assert games["batch_id"].n_unique() > 3
+    for game_id in games["game_id"].gather_every(37):
+        moves = execute(con, "game_moves", {"game_id": game_id})
+        every = execute(
+            con, "SELECT ply FROM moves WHERE game_id = $id ORDER BY ply", {"id": game_id}
+        )
+        assert moves["ply"].to_list() == every["ply"].to_list() != []
+        assert execute(con, "game_record", {"game_id": game_id})["game_id"].to_list() == [game_id]
+        assert len(execute(con, "game_seats", {"game_id": game_id})) > 1
+    assert execute(con, "game_record", {"game_id": 12345}).is_empty()
+    assert "game_batch" not in query_parameters("game_moves")
+    with pytest.raises(QueryError, match="no parameter 'game_batch'"):
+        execute(con, "game_moves", {"game_id": 1, "game_batch": 1})
 
 
 def test_unknown_parameter_is_refused(tiny):
