@@ -11,9 +11,9 @@ import os
 import sys
 from types import ModuleType
 
-from data.commands import bench, dashboard, export, import_, query, simulate
+from data.commands import bench, dashboard, export, import_, query, simulate, tournament
 from engine.cli_support import EXIT_FAILURE, BadInput, fail_bad_input
-from engine.commands import replay, review, score, tournament
+from engine.commands import replay, review, score
 
 COMMANDS: tuple[ModuleType, ...] = (
     score,

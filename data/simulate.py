@@ -144,6 +144,23 @@ def simulate(lake: Lake, plan: Plan, workers: int = 1, progress: bool = True) ->
     return added
 
 
+def store_games(lake: Lake, games: Sequence[PlayedGame]) -> int:
+    """Add already played games to the lake as one simulated batch (those not already in it)."""
+    from data.reader import existing_ids
+
+    existing = existing_ids(lake)
+    fresh = [g for g in games if g.game_id not in existing]
+    if not fresh:
+        return 0
+    run = uuid.uuid4().hex
+    try:
+        staging = lake.stage_tables(build_tables(fresh, datetime.now(UTC)), run)
+        lake.commit(staging, "simulated", len(fresh))
+    finally:
+        lake.end_run(run)
+    return len(fresh)
+
+
 def _commit_all(lake: Lake, results, bar: tqdm, staged: list[str]) -> int:
     added = 0
     for staging, games, played in results:

@@ -12,6 +12,7 @@ from engine.agents import UnknownAgentError, make_agent
 from engine.cli_support import EXIT_OK, BadInput
 from engine.rules import DEFAULT_EDITION, EDITIONS, RulesError, rule_set
 from engine.tournament import (
+    GameResult,
     PairingScore,
     Standing,
     pairing_scores,
@@ -38,6 +39,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    return report(args, play(args))
+
+
+def play(args: argparse.Namespace) -> list[GameResult]:
+    """Play the tournament the arguments describe, with a progress bar on stderr."""
     names = [name.strip() for name in args.agents.split(",") if name.strip()]
     try:
         rules = rule_set(args.edition, args.variants)
@@ -51,7 +57,11 @@ def run(args: argparse.Namespace) -> int:
     except (RulesError, UnknownAgentError, ValueError) as error:
         raise BadInput(str(error)) from None
     with tqdm(total=len(scheduled), desc="games", unit="game", file=sys.stderr) as bar:
-        results = run_tournament(scheduled, rules, args.workers, lambda _: bar.update())
+        return run_tournament(scheduled, rules, args.workers, lambda _: bar.update())
+
+
+def report(args: argparse.Namespace, results: list[GameResult]) -> int:
+    """Print the standings (and head-to-head scores) of played games."""
     table = standings(results)
     pairings = pairing_scores(results)
     if args.json:

@@ -1,0 +1,48 @@
+"""`kingdoms tournament`: the engine's tournament, and with `--lake` its games kept in the lake."""
+
+from __future__ import annotations
+
+import argparse
+
+from data.lake import Lake, lake_path
+from data.rows import PlayedGame
+from data.simulate import store_games
+from engine.commands import tournament as engine_tournament
+from engine.rules import RuleSet, rule_set
+from engine.state import Game
+from engine.tournament import GameResult
+from engine.turns import final_state
+
+NAME = engine_tournament.NAME
+HELP = engine_tournament.HELP + " With --lake, its games are added to the lake."
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    engine_tournament.add_arguments(parser)
+    parser.add_argument(
+        "--lake",
+        help="also add the games to this lake (or $KINGDOMS_LAKE / data/lake with --lake '')",
+    )
+
+
+def run(args: argparse.Namespace) -> int:
+    results = engine_tournament.play(args)
+    if args.lake is not None:
+        rules = rule_set(args.edition, args.variants)
+        lake = Lake(lake_path(args.lake or None))
+        store_games(lake, [_played(result, rules) for result in results])
+    return engine_tournament.report(args, results)
+
+
+def _played(result: GameResult, rules: RuleSet) -> PlayedGame:
+    agents = list(result.table.agents)
+    state = final_state(Game(len(agents), rules), result.actions)
+    return PlayedGame(
+        players=len(agents),
+        rules=rules,
+        history=list(result.actions),
+        epoch_gains=state.epoch_gains,
+        players_names=agents,
+        agents=agents,
+        tags={"Event": "tournament", "Round": result.table.seed},
+    )
