@@ -9,9 +9,7 @@ never read them, and saving a finished game to the lake goes through the importe
 
 from __future__ import annotations
 
-import os
 import re
-import tempfile
 import uuid
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -20,7 +18,7 @@ from pathlib import Path
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from data.lake import Lake
+from data.lake import Lake, replace_file_atomically
 
 FOLDER = "drafts"
 SCHEMA = pa.schema(
@@ -58,18 +56,9 @@ def _path(lake: Lake, draft_id: str) -> Path:
 
 def save_draft(lake: Lake, draft_id: str, first_seat: int, record: str) -> Draft:
     """Write (or replace) a draft atomically and return it."""
-    path = _path(lake, draft_id)
-    path.parent.mkdir(parents=True, exist_ok=True)
     draft = Draft(draft_id, datetime.now(UTC), first_seat, record)
     table = pa.Table.from_pylist([draft.__dict__], schema=SCHEMA)
-    handle, temp = tempfile.mkstemp(dir=path.parent, prefix=".draft-", suffix=".parquet")
-    os.close(handle)
-    try:
-        pq.write_table(table, temp, compression="zstd")
-        os.replace(temp, path)
-    finally:
-        if os.path.exists(temp):
-            os.unlink(temp)
+    replace_file_atomically(table, _path(lake, draft_id))
     return draft
 
 

@@ -66,6 +66,20 @@ def write_table(table: pa.Table, path: Path) -> None:
     )
 
 
+def replace_file_atomically(table: pa.Table, path: Path) -> None:
+    """Write a small side file (a draft, a review) to a temporary name, then rename it into
+    place: a reader sees the old file or the new one, never half of one."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    handle, temp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.stem}-", suffix=".parquet")
+    os.close(handle)
+    try:
+        pq.write_table(table, temp, compression="zstd")
+        os.replace(temp, path)
+    finally:
+        if os.path.exists(temp):
+            os.unlink(temp)
+
+
 class Lake:
     """A lake folder: read its manifest, stage and commit batches."""
 

@@ -8,15 +8,13 @@ lake keeps the game, even across rebuilds.
 
 from __future__ import annotations
 
-import os
-import tempfile
 from pathlib import Path
 
 import polars as pl
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from data.lake import Lake
+from data.lake import Lake, replace_file_atomically
 
 FOLDER = "reviews"
 SCHEMA = pa.schema(
@@ -46,17 +44,8 @@ def _path(lake: Lake, game_id: int, budget: int, seed: int) -> Path:
 
 def save_review(lake: Lake, game_id: int, budget: int, seed: int, review: pl.DataFrame) -> None:
     """Store a game's review (columns as SCHEMA) atomically."""
-    path = _path(lake, game_id, budget, seed)
-    path.parent.mkdir(parents=True, exist_ok=True)
     table = review.select(SCHEMA.names).to_arrow().cast(SCHEMA)
-    handle, temp = tempfile.mkstemp(dir=path.parent, prefix=".review-", suffix=".parquet")
-    os.close(handle)
-    try:
-        pq.write_table(table, temp, compression="zstd")
-        os.replace(temp, path)
-    finally:
-        if os.path.exists(temp):
-            os.unlink(temp)
+    replace_file_atomically(table, _path(lake, game_id, budget, seed))
 
 
 def load_review(lake: Lake, game_id: int, budget: int, seed: int) -> pl.DataFrame | None:
