@@ -8,7 +8,8 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from data.lake import lake_path
+from data.lake import Lake, lake_path
+from data.reader import connect, execute
 from tests.dashboard.browser import PAGES, chromium, dashboard_server, open_page
 
 
@@ -19,8 +20,12 @@ def main() -> None:
     args = parser.parse_args()
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
-    with dashboard_server(lake_path(args.lake).resolve()) as url, chromium() as browser:
-        for name, (path, _) in PAGES.items():
+    lake = lake_path(args.lake).resolve()
+    game_id = execute(connect(Lake(lake)), "game_search", {"limit": 1})["game_id"][0]
+    pages = {name: path for name, (path, _) in PAGES.items()}
+    pages |= {"replay": f"replay?game={game_id}&ply=40", "record": "record"}
+    with dashboard_server(lake) as url, chromium() as browser:
+        for name, path in pages.items():
             page = open_page(browser, url, path, timeout_ms=120_000)
             height = page.evaluate(
                 "() => document.querySelector('[data-testid=\"stMain\"]').scrollHeight"

@@ -2,17 +2,14 @@
 
 from __future__ import annotations
 
-import shutil
-
 import pytest
 
-pytest.importorskip("playwright")
-from tests.dashboard.browser import CHART, PAGES, chromium, dashboard_server, open_page  # noqa: E402
+from data.reader import connect, execute
+from tests.dashboard.browser import CHART, PAGES, chromium, dashboard_server, open_page
 
 pytestmark = pytest.mark.slow
 
 
-@pytest.mark.skipif(shutil.which("chromium") is None, reason="Debian's chromium is not installed")
 def test_every_page_renders_text_and_a_chart_in_chromium(lake):
     with dashboard_server(lake.root) as url, chromium() as browser:
         for name, (path, text) in PAGES.items():
@@ -22,3 +19,22 @@ def test_every_page_renders_text_and_a_chart_in_chromium(lake):
             assert "Traceback" not in body and "Error" not in page.title(), name
             assert page.locator(CHART).count() > 0, f"{name}: no chart drawn"
             page.close()
+
+
+def test_replay_steps_with_the_keyboard(lake):
+    """Open a replay by URL, press → twice: the move, the URL and the drawn board change."""
+    game_id = execute(connect(lake), "game_search", {"limit": 1})["game_id"][0]
+    with dashboard_server(lake.root) as url, chromium() as browser:
+        page = open_page(browser, url, f"replay?game={game_id}&ply=30", timeout_ms=120_000)
+        assert "Move 30" in page.inner_text("body")
+        board_before = page.locator(CHART).first.screenshot()
+        for _ in range(2):
+            page.keyboard.press("ArrowRight")
+            page.wait_for_timeout(700)
+        page.wait_for_function("() => window.location.search.includes('ply=32')", timeout=30_000)
+        page.wait_for_function(
+            "() => !document.querySelector('[data-testid=\"stStatusWidget\"]')", timeout=30_000
+        )
+        page.wait_for_timeout(800)
+        assert "Move 32" in page.inner_text("body")
+        assert page.locator(CHART).first.screenshot() != board_before
