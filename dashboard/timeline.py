@@ -61,9 +61,7 @@ class Timeline:
 
     def _build(self) -> None:
         game = self.game
-        turns = [
-            item for item in walk(game, self.actions) if isinstance(item, Turn)
-        ]
+        turns = [item for item in walk(game, self.actions) if isinstance(item, Turn)]
         first = turns[0].before if turns else _dealt_start(game, self.actions)
         self.positions.append(_position(0, first, first.board, first.gold, False, first.seat))
         turn_in_epoch = 0
