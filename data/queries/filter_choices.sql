@@ -1,17 +1,27 @@
--- The values each dashboard filter can take, with the games behind each, over the whole lake.
-SELECT 'edition' AS dimension, edition AS value, count(*) AS games FROM games GROUP BY ALL
+-- The values each dashboard filter can take, over the whole lake, from the per-batch aggregates:
+-- editions, variants, player counts and sources with their games, agents with the games that
+-- seat them, player names with the seats they took, and the first and last day played.
+WITH lake_games AS MATERIALIZED (
+    SELECT edition, variant, players, source, agents, created, n FROM agg_games
+)
+SELECT 'edition' AS dimension, edition AS value, CAST(sum(n) AS BIGINT) AS games
+FROM lake_games GROUP BY ALL
 UNION ALL
-SELECT 'variant', variant, count(*) FROM games WHERE variant <> '' GROUP BY ALL
+SELECT 'variant', variant, CAST(sum(n) AS BIGINT) FROM lake_games WHERE variant <> '' GROUP BY ALL
 UNION ALL
-SELECT 'players', CAST(players AS VARCHAR), count(*) FROM games GROUP BY ALL
+SELECT 'players', CAST(players AS VARCHAR), CAST(sum(n) AS BIGINT) FROM lake_games GROUP BY ALL
 UNION ALL
-SELECT 'source', source, count(*) FROM games GROUP BY ALL
+SELECT 'source', source, CAST(sum(n) AS BIGINT) FROM lake_games GROUP BY ALL
 UNION ALL
-SELECT 'agent', agent, count(DISTINCT game_id) FROM seats WHERE agent IS NOT NULL GROUP BY ALL
+SELECT 'agent', agent, CAST(sum(n) AS BIGINT)
+FROM lake_games, unnest(string_split(agents, ', ')) AS seated(agent)
+WHERE agent <> 'people' GROUP BY ALL
 UNION ALL
-SELECT 'player', player, count(DISTINCT game_id) FROM seats WHERE player IS NOT NULL GROUP BY ALL
+SELECT 'player', player, CAST(sum(n) AS BIGINT) FROM agg_seats WHERE player IS NOT NULL GROUP BY ALL
 UNION ALL
-SELECT 'first_date', strftime(min(created), '%Y-%m-%d'), count(*) FROM games HAVING count(*) > 0
+SELECT 'first_date', strftime(min(created), '%Y-%m-%d'), CAST(sum(n) AS BIGINT) FROM lake_games
+HAVING count(*) > 0
 UNION ALL
-SELECT 'last_date', strftime(max(created), '%Y-%m-%d'), count(*) FROM games HAVING count(*) > 0
+SELECT 'last_date', strftime(max(created), '%Y-%m-%d'), CAST(sum(n) AS BIGINT) FROM lake_games
+HAVING count(*) > 0
 ORDER BY dimension, value

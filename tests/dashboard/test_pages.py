@@ -6,6 +6,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from data.lake import Lake
+from data.reader import connect, execute
 from tests.dashboard.conftest import APP
 
 PAGES = {
@@ -76,6 +77,22 @@ def test_overview_counts_follow_the_filters(monkeypatch, lake):
     assert not app.exception
     assert metric(app, "Matching the filters") != everything
     assert app.query_params["players"] == "2"
+
+
+@pytest.mark.parametrize(
+    "query", [{"agent": "greedy"}, {"player": "Ann"}, {"agent": "random", "player": "random"}]
+)
+def test_overview_counts_games_seating_the_agent_and_player(monkeypatch, lake, query):
+    app = open_page(monkeypatch, lake, "app_pages/overview.py", **query)
+    assert not app.exception
+    seated = execute(
+        connect(lake),
+        "SELECT count(DISTINCT game_id) AS games FROM filtered_seats("
+        "NULL, NULL, NULL, NULL, NULL, NULL, $agent, $player)",
+        {"agent": query.get("agent"), "player": query.get("player")},
+    )["games"][0]
+    assert seated > 0 and metric(app, "Matching the filters") == f"{seated:,}"
+    assert charts(app)
 
 
 def test_heatmap_counts_follow_the_filters(monkeypatch, lake):
