@@ -1,12 +1,15 @@
-"""Dashboard speed on a lake: first page load and a filter change re-render (cache miss).
+"""Dashboard speed on the default lake and on the benchmark lake (about 10 million moves): first
+page load and a filter change re-render (cache miss), per page.
 
 Both run the real page scripts server side through Streamlit's AppTest (no browser): the first
 load is a fresh session over a fresh connection; a filter change picks a value whose queries
-were never cached. Medians over a few repeats.
+were never cached. Medians over a few repeats. `python -m dashboard.benchmarks` prints the
+figures of each page, then one JSON object (what `kingdoms bench` reads).
 """
 
 from __future__ import annotations
 
+import json
 import os
 import statistics
 import time
@@ -15,7 +18,11 @@ from pathlib import Path
 import streamlit as st
 from streamlit.testing.v1 import AppTest
 
-from data.lake import lake_path
+from dashboard.charts import clear_shapes
+from data.benchmarks import bench_lake
+from data.default_lake import build_default_lake
+from data.lake import Lake, lake_path
+from data.simulate import workers_count
 
 APP = str(Path(__file__).with_name("streamlit_app.py"))
 PAGES = (
@@ -30,6 +37,7 @@ FILTER_VALUES = ("2", "3", "4")
 def _clear_caches() -> None:
     st.cache_data.clear()
     st.cache_resource.clear()
+    clear_shapes()
 
 
 def _first_load(page: str) -> float:
@@ -58,21 +66,75 @@ def _filter_change(page: str) -> list[float]:
     return times
 
 
-def dashboard_figures(
-    lake: str | os.PathLike[str] | None = None, repeats: int = 3
-) -> dict[str, float]:
-    """Median first page load (s, slowest page) and filter-change re-render (ms, slowest page)."""
+def page_figures(lake: str | os.PathLike[str], repeats: int = 3) -> dict[str, tuple[float, float]]:
+    """Per page of the lake: median first load (s) and median filter change re-render (ms)."""
     previous = os.environ.get("KINGDOMS_LAKE")
-    os.environ["KINGDOMS_LAKE"] = str(lake_path(lake).resolve())
+    os.environ["KINGDOMS_LAKE"] = str(Path(lake).resolve())
     try:
-        first = {p: statistics.median(_first_load(p) for _ in range(repeats)) for p in PAGES}
-        change = {p: statistics.median(_filter_change(p)) for p in PAGES}
+        return {
+            page: (
+                statistics.median(_first_load(page) for _ in range(repeats)),
+                1000 * statistics.median(t for _ in range(repeats) for t in _filter_change(page)),
+            )
+            for page in PAGES
+        }
     finally:
         if previous is None:
             os.environ.pop("KINGDOMS_LAKE", None)
         else:
             os.environ["KINGDOMS_LAKE"] = previous
+
+
+def default_lake() -> Path:
+    """The default lake (built, as `make run` does, when it holds no game yet)."""
+    lake = Lake(lake_path())
+    if not lake.batches():
+        build_default_lake(lake, workers_count("auto"), progress=False)
+    return lake.root
+
+
+def lakes_figures(
+    lake: str | os.PathLike[str] | None = None, repeats: int = 3
+) -> dict[str, dict[str, tuple[float, float]]]:
+    """`page_figures` of the given lake (named "lake"), else of the default and the benchmark
+    lake."""
+    if lake:
+        lakes = {"lake": Path(lake)}
+    else:
+        lakes = {"default": default_lake(), "bench": bench_lake().root}
+    return {name: page_figures(path, repeats) for name, path in lakes.items()}
+
+
+def flat_figures(per_lake: dict[str, dict[str, tuple[float, float]]]) -> dict[str, float]:
+    """`dashboard_first_load_s` and `dashboard_filter_change_ms` of the slowest page over every
+    lake, then `dashboard_<lake>_<page>_first_load_s` and `…_filter_change_ms` of each page."""
+    first, change = {}, {}
+    for name, pages in per_lake.items():
+        for page, (first_s, change_ms) in pages.items():
+            where = f"{name}_{Path(page).stem}"
+            first[where], change[where] = first_s, change_ms
     return {
         "dashboard_first_load_s": max(first.values()),
-        "dashboard_filter_change_ms": 1000 * max(change.values()),
+        "dashboard_filter_change_ms": max(change.values()),
+        **{f"dashboard_{where}_first_load_s": value for where, value in first.items()},
+        **{f"dashboard_{where}_filter_change_ms": value for where, value in change.items()},
     }
+
+
+def dashboard_figures(
+    lake: str | os.PathLike[str] | None = None, repeats: int = 3
+) -> dict[str, float]:
+    """Medians of the given lake, else of the default and the benchmark lake (`flat_figures`)."""
+    return flat_figures(lakes_figures(lake, repeats))
+
+
+if __name__ == "__main__":
+    measured = lakes_figures()
+    for name, pages in measured.items():
+        first = max(pages, key=lambda page: pages[page][0])
+        change = max(pages, key=lambda page: pages[page][1])
+        print(
+            f"{name} lake: slowest first load {first} ({pages[first][0]:.2f} s), "
+            f"slowest filter change {change} ({pages[change][1]:.0f} ms)"
+        )
+    print(json.dumps(flat_figures(measured)))

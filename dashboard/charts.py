@@ -6,6 +6,8 @@ are greyed and marked "few games" (see the metrics definitions).
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 import altair as alt
 import polars as pl
 
@@ -16,6 +18,10 @@ CELL_SELECTION = "cell_pick"
 
 # Validate each spec once, when it is drawn, not every channel as it is built (3× faster pages).
 alt.utils.schemapi.disable_debug_mode()
+# Building a chart's layers and encodings costs tens of ms (Altair checks every channel against
+# the schema); they depend only on the labels, so each shape is built once (cached below, one
+# per set of labels) and a frame is only attached to a copy of it.
+SHAPES = 128
 
 
 def mark_few(frame: pl.DataFrame, count: str) -> pl.DataFrame:
@@ -39,18 +45,27 @@ def board_heatmap(
     cell (selection parameter CELL_SELECTION on the `cell` field).
     """
     board = mark_few(frame, "observations").with_columns(
-        column=pl.col("cell_column").map_elements(lambda c: COLUMNS[c - 1], return_dtype=pl.String),
+        column=pl.col("cell_column").replace_strict(
+            range(1, len(COLUMNS) + 1), list(COLUMNS), return_dtype=pl.String
+        ),
         count_label=pl.when(pl.col("few"))
         .then(pl.lit("few games"))
         .otherwise(pl.format("n={}", pl.col("observations"))),
     )
+    return _board_shape(title, value_title, value_format, diverging).properties(data=board)
+
+
+@lru_cache(maxsize=SHAPES)
+def _board_shape(
+    title: str, value_title: str, value_format: str, diverging: bool
+) -> alt.LayerChart:
     pick = alt.selection_point(name=CELL_SELECTION, fields=["cell"], on="click")
     scale = (
         alt.Scale(range=["#d6604d", "#f7f7f7", "#4393c3"], domainMid=0)
         if diverging
         else alt.Scale(range=["#fff5d6", "#f6b042", "#c8553d"])
     )
-    base = alt.Chart(board).encode(
+    base = alt.Chart().encode(
         x=alt.X("column:O", title=None, axis=alt.Axis(orient="top", labelAngle=0)),
         y=alt.Y("cell_row:O", title=None),
         tooltip=[
@@ -94,7 +109,20 @@ def interval_chart(
 ) -> alt.LayerChart:
     """Points with 95% error bars per category (value, ci_low, ci_high), optionally coloured and
     with a reference tick (e.g. the fair share); few-game points greyed."""
-    data = mark_few(frame, count)
+    shape = _interval_shape(category, title, value_title, count, color, reference, value_format)
+    return shape.properties(data=mark_few(frame, count))
+
+
+@lru_cache(maxsize=SHAPES)
+def _interval_shape(
+    category: str,
+    title: str,
+    value_title: str,
+    count: str,
+    color: str | None,
+    reference: str | None,
+    value_format: str,
+) -> alt.LayerChart:
     tooltip = [
         alt.Tooltip(f"{category}:N"),
         alt.Tooltip("value:Q", title=value_title, format=value_format),
@@ -112,7 +140,7 @@ def interval_chart(
         if color
         else alt.condition("datum.few", alt.value(GREY), alt.value("#1f77b4"))
     )
-    base = alt.Chart(data).encode(y=y, yOffset=y_offset, tooltip=tooltip)
+    base = alt.Chart().encode(y=y, yOffset=y_offset, tooltip=tooltip)
     bars = base.mark_rule(strokeWidth=2).encode(
         x=alt.X("ci_low:Q", title=value_title), x2="ci_high:Q", color=hue
     )
@@ -132,8 +160,13 @@ def histogram(frame: pl.DataFrame, title: str, x_title: str, bin_width: int) -> 
     data = frame.with_columns(
         bin_end=pl.col("bin_start") + bin_width, players=pl.format("{} players", "players")
     )
+    return _histogram_shape(title, x_title).properties(data=data)
+
+
+@lru_cache(maxsize=SHAPES)
+def _histogram_shape(title: str, x_title: str) -> alt.Chart:
     return (
-        alt.Chart(data)
+        alt.Chart()
         .mark_line(interpolate="step-after", strokeWidth=2)
         .encode(
             x=alt.X("bin_start:Q", title=x_title),
@@ -147,8 +180,13 @@ def histogram(frame: pl.DataFrame, title: str, x_title: str, bin_width: int) -> 
 
 def breakdown_bars(frame: pl.DataFrame, title: str) -> alt.Chart:
     """Horizontal bars of games per value (value, games)."""
+    return _breakdown_shape(title).properties(data=frame)
+
+
+@lru_cache(maxsize=SHAPES)
+def _breakdown_shape(title: str) -> alt.Chart:
     return (
-        alt.Chart(frame)
+        alt.Chart()
         .mark_bar(cornerRadiusEnd=3)
         .encode(
             x=alt.X("games:Q", title="games"),
@@ -163,8 +201,13 @@ def breakdown_bars(frame: pl.DataFrame, title: str) -> alt.Chart:
 def share_bars(frame: pl.DataFrame, category: str, title: str) -> alt.Chart:
     """Share of games per category and player count (share, games)."""
     data = frame.with_columns(players=pl.format("{} players", "players"))
+    return _share_shape(category, title).properties(data=data)
+
+
+@lru_cache(maxsize=SHAPES)
+def _share_shape(category: str, title: str) -> alt.Chart:
     return (
-        alt.Chart(data)
+        alt.Chart()
         .mark_bar()
         .encode(
             x=alt.X(f"{category}:O", title=category.replace("_", " ")),
@@ -204,6 +247,12 @@ def result_chart(frame: pl.DataFrame) -> alt.Chart | None:
         )
         .properties(title=f"{value} by {label}", width="container")
     )
+
+
+def clear_shapes() -> None:
+    """Forget the cached chart shapes (for benchmarks of a first page load)."""
+    for shape in (_board_shape, _interval_shape, _histogram_shape, _breakdown_shape, _share_shape):
+        shape.cache_clear()
 
 
 def vega_lite_spec(chart: alt.TopLevelMixin) -> dict:

@@ -7,6 +7,7 @@ results, keyed by that version too, never show a stale lake.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from concurrent.futures import ThreadPoolExecutor
 
 import duckdb
 import polars as pl
@@ -15,7 +16,7 @@ import streamlit as st
 from data.lake import MANIFEST, Lake, lake_path
 from data.reader import QueryError, connect, execute, query_parameters
 
-__all__ = ["QueryError", "fetch", "lake_folder", "lake_version", "run_sql"]
+__all__ = ["QueryError", "fetch", "fetch_all", "lake_folder", "lake_version", "run_sql"]
 
 
 def lake_folder() -> str:
@@ -45,12 +46,25 @@ def _cached(version: str, name: str, params: tuple[tuple[str, object], ...]) -> 
     return execute(_connection(version), name, dict(params))
 
 
+def _bound(name: str, params: Mapping[str, object]) -> tuple[tuple[str, object], ...]:
+    """The parameters the named query takes, in its order (others, e.g. unused filters, dropped)."""
+    return tuple((key, params.get(key)) for key in query_parameters(name))
+
+
 def fetch(name: str, params: Mapping[str, object] | None = None, **extra: object) -> pl.DataFrame:
-    """Run the named query with the parameters it takes (others, e.g. unused filters, dropped)."""
-    given = {**(params or {}), **extra}
-    wanted = query_parameters(name)
-    bound = tuple((key, given.get(key)) for key in wanted)
-    return _cached(lake_version(), name, bound)
+    """Run the named query with the parameters it takes."""
+    return _cached(lake_version(), name, _bound(name, {**(params or {}), **extra}))
+
+
+def fetch_all(*requests: tuple[str, Mapping[str, object]]) -> list[pl.DataFrame]:
+    """Run a page's independent named queries side by side, one thread (and DuckDB cursor) each;
+    the frames come back in the order asked, each cached as `fetch` caches it."""
+    version = lake_version()
+    with ThreadPoolExecutor(max_workers=len(requests)) as pool:
+        futures = [
+            pool.submit(_cached, version, name, _bound(name, params)) for name, params in requests
+        ]
+        return [future.result() for future in futures]
 
 
 @st.cache_data(max_entries=64, show_spinner=False)

@@ -8,15 +8,14 @@ import streamlit as st
 
 from dashboard.charts import FEW_GAMES, histogram, interval_chart, share_bars, vega_lite_spec
 from dashboard.filters import Filters, choices, options
-from dashboard.lake_data import fetch
+from dashboard.lake_data import fetch_all
 from dashboard.notices import lake_has_games, nothing_matches
 
 BIN_WIDTH = 10
 
 
-def seat_frame(filters: Filters, by: str) -> pl.DataFrame:
+def seat_frame(frame: pl.DataFrame, by: str) -> pl.DataFrame:
     """Seat advantage rows with a readable group label (players · position)."""
-    frame = fetch("seat_advantage", filters.params(), by=by)
     prefix = "mover " if by == "position" else "seat "
     return frame.with_columns(
         group=pl.format("{} players · {}{}", "players", pl.lit(prefix), "position"),
@@ -28,10 +27,6 @@ def seat_chart(frame: pl.DataFrame, title: str):
     return interval_chart(frame, "group", title, "mean win share", "seats", reference="fair_share")
 
 
-def summary_table(filters: Filters) -> pl.DataFrame:
-    return fetch("balance_summary", filters.params())
-
-
 filters: Filters = st.session_state["filters"]
 st.title("Balance")
 st.caption(
@@ -41,7 +36,17 @@ st.caption(
 )
 
 if lake_has_games():
-    summary = summary_table(filters)
+    params = filters.params()
+    by = st.session_state.get("balance_by", "position")  # the radio below, as last chosen
+    summary, seat_advantage, gold, margin, leads, duration, ladder = fetch_all(
+        ("balance_summary", params),
+        ("seat_advantage", {**params, "by": by}),
+        ("score_distribution", {**params, "metric": "final_gold", "bin_width": BIN_WIDTH}),
+        ("score_distribution", {**params, "metric": "victory_margin", "bin_width": BIN_WIDTH}),
+        ("lead_changes", params),
+        ("duration", params),
+        ("agent_ladder", params),
+    )
     if summary.is_empty():
         nothing_matches(filters)
     else:
@@ -60,7 +65,7 @@ if lake_has_games():
             horizontal=True,
             key="balance_by",
         )
-        seats = seat_frame(filters, by)
+        seats = seat_frame(seat_advantage, by)
         st.vega_lite_chart(
             vega_lite_spec(
                 seat_chart(seats, "Mean win share against the fair share 1/N (red tick)")
@@ -70,15 +75,9 @@ if lake_has_games():
 
         st.subheader("Scores")
         left, right = st.columns(2)
-        gold = fetch(
-            "score_distribution", filters.params(), metric="final_gold", bin_width=BIN_WIDTH
-        )
         left.vega_lite_chart(
             vega_lite_spec(histogram(gold, "Final gold per seat", "final gold", BIN_WIDTH)),
             width="stretch",
-        )
-        margin = fetch(
-            "score_distribution", filters.params(), metric="victory_margin", bin_width=BIN_WIDTH
         )
         right.vega_lite_chart(
             vega_lite_spec(
@@ -100,7 +99,6 @@ if lake_has_games():
         )
 
         st.subheader("Lead changes and comebacks")
-        leads = fetch("lead_changes", filters.params())
         left, right = st.columns(2)
         left.vega_lite_chart(
             vega_lite_spec(share_bars(leads, "lead_changes", "Lead changes across the epochs")),
@@ -122,10 +120,9 @@ if lake_has_games():
             column_config={"share": st.column_config.NumberColumn(format="percent")},
         )
         right.markdown("**Duration**: plies per epoch (epoch 0 = whole game)")
-        right.dataframe(fetch("duration", filters.params()), hide_index=True)
+        right.dataframe(duration, hide_index=True)
 
         st.subheader("Agent ladder")
-        ladder = fetch("agent_ladder", filters.params())
         if ladder.is_empty():
             st.info("No simulated games match the filters, so there is no agent to rate.")
         else:
@@ -163,18 +160,21 @@ if lake_has_games():
             picks[0].selectbox("Rule set A", rule_sets, index=0, key="compare_a"),
             picks[1].selectbox("Rule set B", rule_sets, index=1, key="compare_b"),
         ]
-        for column, rule_set in zip(st.columns(2), chosen, strict=True):
-            dimension, value = rule_set.split(" ", 1)
-            side = filters.with_value(dimension, value)
+        sides = [filters.with_value(*rule_set.split(" ", 1)) for rule_set in chosen]
+        side_frames = fetch_all(
+            *[("balance_summary", side.params()) for side in sides],
+            *[("seat_advantage", {**side.params(), "by": "position"}) for side in sides],
+        )
+        for column, rule_set, side, side_summary, side_seats in zip(
+            st.columns(2), chosen, sides, side_frames[:2], side_frames[2:], strict=True
+        ):
             with column:
-                side_summary = summary_table(side)
                 if side_summary.is_empty():
                     nothing_matches(side)
                     continue
+                positions = seat_frame(side_seats, "position")
                 st.vega_lite_chart(
-                    vega_lite_spec(
-                        seat_chart(seat_frame(side, "position"), f"Seat advantage · {rule_set}")
-                    ),
+                    vega_lite_spec(seat_chart(positions, f"Seat advantage · {rule_set}")),
                     width="stretch",
                 )
                 st.dataframe(side_summary, hide_index=True, width="stretch")

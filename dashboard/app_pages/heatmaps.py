@@ -9,7 +9,7 @@ import streamlit as st
 
 from dashboard.charts import CELL_SELECTION, FEW_GAMES, board_heatmap, vega_lite_spec
 from dashboard.filters import ALL, EPOCHS, Filters, choices, options
-from dashboard.lake_data import fetch
+from dashboard.lake_data import fetch, fetch_all
 from dashboard.notices import lake_has_games, nothing_matches
 
 
@@ -87,9 +87,10 @@ def url_choice(label: str, key: str, values: list[str], **kwargs: object) -> str
     return chosen
 
 
-def draw_board(metric: CellMetric, name: str, filters: Filters, side: str) -> str | None:
-    """Draw one heatmap; returns the cell clicked on it, if any."""
-    frame = fetch(metric.query, filters.params(), **metric.params)
+def draw_board(
+    metric: CellMetric, name: str, filters: Filters, side: str, frame: pl.DataFrame
+) -> str | None:
+    """Draw one heatmap of the metric's query result; returns the cell clicked on it, if any."""
     total = int(
         frame["observations"].max()
         if metric.query == "cell_occupancy"
@@ -137,10 +138,13 @@ if lake_has_games():
             ("right", filters.with_value(dimension, right_value)),
         ]
 
+    boards = fetch_all(*[(metric.query, {**f.params(), **metric.params}) for _, f in sides])
     clicked: list[str] = []
-    for column, (side, side_filters) in zip(st.columns(len(sides)), sides, strict=True):
+    for column, (side, side_filters), frame in zip(
+        st.columns(len(sides)), sides, boards, strict=True
+    ):
         with column:
-            cell = draw_board(metric, metric_name, side_filters, side)
+            cell = draw_board(metric, metric_name, side_filters, side, frame)
             if cell:
                 clicked.append(cell)
     if clicked:

@@ -6,7 +6,7 @@ import polars as pl
 import streamlit as st
 
 from dashboard.charts import FEW_GAMES, breakdown_bars, vega_lite_spec
-from dashboard.lake_data import fetch, lake_folder
+from dashboard.lake_data import fetch_all, lake_folder
 from dashboard.notices import lake_has_games, nothing_matches
 
 filters = st.session_state["filters"]
@@ -17,8 +17,12 @@ st.caption(
 )
 
 if lake_has_games():
-    summary = fetch("lake_summary")
-    breakdown = fetch("lake_breakdown", filters.params())
+    summary, breakdown, balance, batches = fetch_all(
+        ("lake_summary", {}),
+        ("lake_breakdown", filters.params()),
+        ("balance_summary", filters.params()),
+        ("latest_batches", {"limit": 8}),
+    )
     total_games = int(summary["games"].sum())
     by_source = summary.group_by("source").agg(pl.col("games").sum())
     source_games = dict(zip(by_source["source"], by_source["games"], strict=True))
@@ -50,7 +54,6 @@ if lake_has_games():
             column.vega_lite_chart(vega_lite_spec(breakdown_bars(part, title)), width="stretch")
 
         st.subheader("Headline balance")
-        balance = fetch("balance_summary", filters.params())
         cards = st.columns(max(len(balance), 1))
         for card, row in zip(cards, balance.iter_rows(named=True), strict=False):
             few = " · few games" if row["games"] < FEW_GAMES else ""
@@ -66,7 +69,7 @@ if lake_has_games():
             )
 
     st.subheader("Latest batches")
-    st.dataframe(fetch("latest_batches", limit=8), hide_index=True, width="stretch")
+    st.dataframe(batches, hide_index=True, width="stretch")
 
 st.subheader("Go deeper")
 LINKS = [

@@ -7,7 +7,7 @@ import streamlit as st
 
 from dashboard.charts import FEW_GAMES, interval_chart, mark_few, vega_lite_spec
 from dashboard.filters import Filters
-from dashboard.lake_data import fetch
+from dashboard.lake_data import fetch_all
 from dashboard.notices import lake_has_games, nothing_matches
 
 SPLITS = {
@@ -60,7 +60,10 @@ if lake_has_games():
     )
     split = SPLITS[split_label]
     st.query_params["split"] = split
-    impact = fetch("tile_impact", filters.params(), split=split)
+    impact, improvement = fetch_all(
+        ("tile_impact", {**filters.params(), "split": split}),
+        ("tile_improvement", filters.params()),
+    )
     if impact.is_empty():
         nothing_matches(filters)
     else:
@@ -107,7 +110,6 @@ if lake_has_games():
         "Mean win share of seats that placed the kind at least once in the game, against seats "
         "that never did; the difference has a 95% interval √(SE₁² + SE₂²)."
     )
-    improvement = fetch("tile_improvement", filters.params())
     if improvement.is_empty() or improvement["seats_placed"].sum() == 0:
         nothing_matches(filters)
     else:

@@ -71,3 +71,9 @@ def test_histogram_and_result_chart():
     assert result_chart(pl.DataFrame({"agent": ["a", "b"], "seats": [1, 2]})) is not None
     assert result_chart(pl.DataFrame({"agent": ["a"]})) is None
     assert result_chart(pl.DataFrame({"agent": [], "seats": []})) is None
+
+
+def test_charts_of_one_shape_keep_their_own_rows():
+    many, few = board_heatmap(board(100), "Yield", "gold"), board_heatmap(board(5), "Yield", "gold")
+    rows = [next(iter(chart.to_dict()["datasets"].values())) for chart in (many, few)]
+    assert rows[0][1]["observations"] == 100 and rows[1][1]["observations"] == 5
