@@ -88,12 +88,16 @@ def chromium() -> Iterator[Browser]:
             browser.close()
 
 
-def open_page(browser: Browser, url: str, path: str, timeout_ms: float = 30_000) -> Page:
-    """Open one app page and wait until the script has finished and a chart is drawn."""
+def open_page(
+    browser: Browser, url: str, path: str, timeout_ms: float = 30_000, chart: bool = True
+) -> Page:
+    """Open one app page and wait until the script has finished (and, with `chart`, until a
+    chart is drawn)."""
     page = browser.new_page(viewport={"width": 1500, "height": 1000})
     page.goto(f"{url}/{path}", wait_until="domcontentloaded")
     page.wait_for_selector('[data-testid="stApp"]', timeout=timeout_ms)
-    page.wait_for_selector(CHART, state="attached", timeout=timeout_ms)
+    if chart:
+        page.wait_for_selector(CHART, state="attached", timeout=timeout_ms)
     page.wait_for_function(
         "() => !document.querySelector('[data-testid=\"stStatusWidget\"]')", timeout=timeout_ms
     )

@@ -26,7 +26,7 @@ def main() -> None:
     pages |= {"replay": f"replay?game={game_id}&ply=40", "record": "record"}
     with dashboard_server(lake) as url, chromium() as browser:
         for name, path in pages.items():
-            page = open_page(browser, url, path, timeout_ms=120_000)
+            page = open_page(browser, url, path, timeout_ms=120_000, chart=name != "record")
             height = page.evaluate(
                 "() => document.querySelector('[data-testid=\"stMain\"]').scrollHeight"
             )
