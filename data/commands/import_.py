@@ -21,7 +21,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     report = import_records(open_lake(args), args.files)
     for message in report.errors:
-        print(f"kingdoms: {message}", file=sys.stderr)
+        print(message, file=sys.stderr)
     print(
         f"imported {report.added} games, {report.duplicates} already in the lake, "
         f"{len(report.errors)} bad",
