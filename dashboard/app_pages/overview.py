@@ -79,5 +79,5 @@ LINKS = [
     ("app_pages/replay.py", "Replay: step through a game", ":material/replay:"),
     ("app_pages/sql_console.py", "SQL: ask the lake anything", ":material/terminal:"),
 ]
-for column, (page, label, icon) in zip(st.columns(len(LINKS)), LINKS, strict=True):
-    column.page_link(page, label=label, icon=icon)
+for page, label, icon in LINKS:
+    st.page_link(page, label=label, icon=icon)
