@@ -2,30 +2,17 @@
 
 import pytest
 from hypothesis import given
-from hypothesis import strategies as st
 
-from engine import pieces
 from engine.geometry import geometry
 from engine.notation import BoardSyntaxError, board_string, parse_board
 from engine.rules import RuleSet
-from tests.engine.boards import board
+from tests.engine.boards import board, random_boards
 
 RULES = RuleSet()
 GEO = geometry()
 
-_POOL = (
-    list(RULES.tiles)
-    + [
-        pieces.castle(seat, rank)
-        for seat in range(4)
-        for rank, count in enumerate(RULES.castles(4), start=1)
-        for _ in range(count)
-    ]
-    + [pieces.EMPTY] * 30
-)
 
-
-@given(st.permutations(_POOL).map(lambda pool: pool[:30]))
+@given(random_boards(players=4))
 def test_board_strings_round_trip(cells: list[int]) -> None:
     text = board_string(cells, GEO)
     assert parse_board(text, RULES) == cells

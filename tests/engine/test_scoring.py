@@ -2,14 +2,13 @@
 
 import pytest
 from hypothesis import given, settings
-from hypothesis import strategies as st
 
 from engine import pieces
 from engine.geometry import geometry
 from engine.notation import parse_board
 from engine.rules import RuleSet
 from engine.scoring import score_breakdown, score_gold, segment_base, tile_impacts
-from tests.engine.boards import NOTATION_EXAMPLE, board
+from tests.engine.boards import NOTATION_EXAMPLE, board, random_boards
 
 GEO = geometry()
 RULES = RuleSet()
@@ -67,18 +66,8 @@ def test_breakdown_agrees_with_fast_scoring() -> None:
 
 # ---------------------------------------------------------------- laws (Hypothesis)
 
-_POOL = (
-    list(RULES.tiles)
-    + [
-        pieces.castle(seat, rank)
-        for seat in range(3)
-        for rank, count in enumerate(RULES.castles(3), start=1)
-        for _ in range(count)
-    ]
-    + [pieces.EMPTY] * 30
-)
 
-boards = st.permutations(_POOL).map(lambda pool: pool[:30])
+boards = random_boards(players=3)
 
 
 @settings(max_examples=300, deadline=None)
