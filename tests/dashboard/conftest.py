@@ -1,4 +1,4 @@
-"""The dashboard tests read the data tests' seeded session lake, plus an empty one."""
+"""The dashboard tests read the session's seeded lake (tests/conftest.py), plus an empty one."""
 
 from __future__ import annotations
 
@@ -7,7 +7,6 @@ from pathlib import Path
 import pytest
 
 from data.lake import Lake
-from tests.data.conftest import lake  # noqa: F401 - the shared seeded lake fixture
 
 APP = str(Path(__file__).resolve().parents[2] / "dashboard" / "streamlit_app.py")
 

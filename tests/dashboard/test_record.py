@@ -16,14 +16,14 @@ from engine.moves import CASTLE, Move
 from engine.playout import random_playout
 from engine.state import Game
 from engine.turns import Turn, walk
-from tests.dashboard.replay_lake import PAGES, RECORDS, build_lake
+from tests.lakes import APP_PAGES, RECORDS, scratch_lake
 
-PAGE = str(PAGES / "record.py")
+PAGE = str(APP_PAGES / "record.py")
 
 
 @pytest.fixture(scope="module")
 def lake(tmp_path_factory: pytest.TempPathFactory) -> Lake:
-    return build_lake(tmp_path_factory.mktemp("record-lake"))
+    return scratch_lake(tmp_path_factory.mktemp("record-lake"))
 
 
 @pytest.fixture(autouse=True)

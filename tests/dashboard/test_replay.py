@@ -12,14 +12,14 @@ from data.reader import connect, execute
 from data.reviews import load_review
 from engine.rules import rule_set
 from engine.state import Game
-from tests.dashboard.replay_lake import PAGES, build_lake
+from tests.lakes import APP_PAGES, scratch_lake
 
-PAGE = str(PAGES / "replay.py")
+PAGE = str(APP_PAGES / "replay.py")
 
 
 @pytest.fixture(scope="module")
 def lake(tmp_path_factory: pytest.TempPathFactory) -> Lake:
-    return build_lake(tmp_path_factory.mktemp("replay-lake"))
+    return scratch_lake(tmp_path_factory.mktemp("replay-lake"))
 
 
 @pytest.fixture(autouse=True)

@@ -12,7 +12,7 @@ from data.importer import played_from_record
 from data.rows import build_tables
 from data.simulate import Plan, play_game
 from engine.rules import rule_set
-from tests.data.conftest import RECORDS
+from tests.lakes import RECORDS
 
 
 def _sql_aggregates(tables: dict[str, pa.Table]) -> dict[str, pa.Table]:

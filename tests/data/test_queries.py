@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections import defaultdict
-from pathlib import Path
 
 import pytest
 
@@ -14,8 +13,8 @@ from engine import pieces
 from engine.record import read_record_file
 from engine.scoring import score_breakdown
 from engine.turns import Turn, walk
+from tests.lakes import RECORDS
 
-RECORDS = Path(__file__).resolve().parents[2] / "data" / "records"
 TINY = ["2026-11-02-ann-bob.kgn", "2026-11-09-club-night.kgn"]
 LETTERS = pieces.SEAT_LETTERS
 

@@ -17,8 +17,8 @@ from data.cli import main
 from data.lake import MANIFEST, Lake, LakeVersionError
 from data.reader import connect, execute
 from data.simulate import Plan, simulate
+from tests.lakes import RECORDS
 
-RECORDS = Path(__file__).resolve().parents[2] / "data" / "records"
 GOOD = sorted(RECORDS.glob("*.kgn"))
 
 
