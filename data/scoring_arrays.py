@@ -1,10 +1,14 @@
-"""Epoch scoring of many boards at once, with numpy: gold, castle yields and tile impacts.
+"""Epoch scoring of many boards at once, compiled with numba: gold, castle yields and tile impacts.
 
-The same rules as engine/scoring.py (which the tests hold it to), vectorised over epochs so
-that writing a batch to the lake costs little next to playing it. A tile's counterfactual
-impact is worked out per segment: removing a value tile, dragon or gold mine changes its
+The same rules as engine/scoring.py (which the tests hold it to), in a loop that numba compiles
+so that writing a batch to the lake costs little next to playing it. Each line is walked the
+way `add_line_gold` walks it, cut into segments at its mountains; a tile's counterfactual
+impact is then worked out per segment: removing a value tile, dragon or gold mine changes its
 segment's base; removing a mountain merges the two segments beside it; removing the wizard
 takes one rank from each castle next to it.
+
+The kernel is cached on disk (`cache=True`), keyed on this file only: the piece codes of
+engine/pieces.py are compiled in as constants, so a change there needs the cache cleared.
 """
 
 from __future__ import annotations
@@ -12,13 +16,19 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import cache
 
+import numba
 import numpy as np
 
 from engine import pieces
 from engine.geometry import geometry
 
 SEATS = pieces.MAX_SEATS
-SEGMENTS = 3  # two mountains at most cut a line in three
+
+_MOUNTAIN = pieces.MOUNTAIN
+_DRAGON = pieces.DRAGON
+_GOLD_MINE = pieces.GOLD_MINE
+_WIZARD = pieces.WIZARD
+_CASTLE = pieces.CASTLE_BASE
 
 
 @dataclass(frozen=True)
@@ -33,100 +43,138 @@ class BoardScores:
 
 
 @cache
-def _adjacency(rows: int, columns: int) -> np.ndarray:
+def _geometry_arrays(rows: int, columns: int) -> tuple[np.ndarray, np.ndarray]:
+    """The lines (rows, then columns) and each cell's neighbours, as arrays padded with -1."""
     geo = geometry(rows, columns)
-    adjacent = np.zeros((geo.cells + 1, geo.cells), dtype=bool)  # last row: no wizard
+    lines = np.full((len(geo.lines), max(rows, columns)), -1, dtype=np.int64)
+    for index, line in enumerate(geo.lines):
+        lines[index, : len(line)] = line
+    neighbours = np.full((geo.cells, 4), -1, dtype=np.int64)
     for cell in range(geo.cells):
-        adjacent[cell, list(geo.neighbours(cell))] = True
-    return adjacent
-
-
-def _base(resources: np.ndarray, hazards: np.ndarray, dragon: np.ndarray, mine: np.ndarray):
-    return np.where(dragon, hazards, resources + hazards) * (1 + mine)
+        around = sorted(geo.neighbours(cell))
+        neighbours[cell, : len(around)] = around
+    return lines, neighbours
 
 
 def score_boards(boards: np.ndarray, rows: int = 5, columns: int = 6) -> BoardScores:
     """Score E boards (an (E, cells) array of piece codes) the way engine.scoring does."""
-    geo = geometry(rows, columns)
+    lines, neighbours = _geometry_arrays(rows, columns)
     boards = boards.astype(np.int16)
     epochs, cells = boards.shape
-    is_castle = boards >= pieces.CASTLE_BASE
-    code = np.where(is_castle, boards - pieces.CASTLE_BASE, 0)
-    owner = np.where(is_castle, code >> 2, -1)
-    has_wizard = (boards == pieces.WIZARD).any(axis=1)
-    wizard_cell = np.where(has_wizard, (boards == pieces.WIZARD).argmax(axis=1), cells)
-    bonus = _adjacency(rows, columns)[wizard_cell] & is_castle
-    rank = np.where(is_castle, (code & 3) + 1, 0) + bonus
-    seat_rank = (owner[..., None] == np.arange(SEATS)) * rank[..., None]  # (E, cells, SEATS)
-    value = np.asarray(pieces.TILE_VALUE[: pieces.CASTLE_BASE] + (0,) * 64, dtype=np.int16)[
-        np.minimum(boards, pieces.CASTLE_BASE)
-    ]
-    resource_value = np.where((boards >= 1) & (boards <= 6), value, 0)
-    hazard_value = np.where((boards >= 7) & (boards <= 12), value, 0)
-
     gold = np.zeros((epochs, SEATS), dtype=np.int32)
-    bases = np.zeros((2, epochs, cells), dtype=np.int32)
+    bases = np.zeros((2, epochs, cells), dtype=np.int32)  # row, then column segment bases
+    rank = np.zeros((epochs, cells), dtype=np.int16)
     impacts = np.zeros((epochs, cells, SEATS), dtype=np.int32)
-    take = np.take_along_axis
-    for index, line in enumerate(geo.lines):
-        line = np.asarray(line)
-        piece = boards[:, line]
-        mountain = piece == pieces.MOUNTAIN
-        segment = np.cumsum(mountain, axis=1)
-        member = (segment[..., None] == np.arange(SEGMENTS)) & ~mountain[..., None]  # (E,n,S)
-        resources = (member * resource_value[:, line, None]).sum(axis=1)  # (E, S)
-        hazards = (member * hazard_value[:, line, None]).sum(axis=1)
-        dragon = (member & (piece == pieces.DRAGON)[..., None]).any(axis=1)
-        mine = (member & (piece == pieces.GOLD_MINE)[..., None]).any(axis=1)
-        ranks = np.einsum("ens,enp->esp", member.astype(np.int32), seat_rank[:, line])
-        base = _base(resources, hazards, dragon, mine)  # (E, S)
-        gold += (base[..., None] * ranks).sum(axis=1)
+    value = np.asarray(pieces.TILE_VALUE, dtype=np.int64)
+    _score(boards, lines, neighbours, rows, value, gold, bases, rank, impacts)
+    return BoardScores(gold, bases[0], bases[1], rank, impacts)
 
-        here = np.minimum(segment, SEGMENTS - 1)
-        cell_base = take(base, here, axis=1)
-        bases[0 if index < rows else 1][:, line] = cell_base
 
-        cell_res = take(resources, here, axis=1)
-        cell_haz = take(hazards, here, axis=1)
-        cell_dragon = take(dragon, here, axis=1)
-        cell_mine = take(mine, here, axis=1)
-        cell_ranks = take(ranks, here[..., None], axis=1)  # (E, n, SEATS)
-        without = np.where(
-            piece == pieces.DRAGON,
-            _base(cell_res, cell_haz, False, cell_mine),
-            np.where(
-                piece == pieces.GOLD_MINE,
-                _base(cell_res, cell_haz, cell_dragon, False),
-                _base(
-                    cell_res - resource_value[:, line],
-                    cell_haz - hazard_value[:, line],
-                    cell_dragon,
-                    cell_mine,
-                ),
-            ),
-        )
-        in_segment = (cell_base - without)[..., None] * cell_ranks
+@numba.njit(cache=True)
+def _base(resources: int, hazards: int, dragon: bool, mine: bool) -> int:
+    """A segment's base value: the dragon cancels the resources, the gold mine doubles."""
+    base = hazards if dragon else resources + hazards
+    return base * 2 if mine else base
 
-        left = np.maximum(segment - 1, 0)
-        right = here
-        res_l, res_r = take(resources, left, axis=1), take(resources, right, axis=1)
-        haz_l, haz_r = take(hazards, left, axis=1), take(hazards, right, axis=1)
-        dr_l, dr_r = take(dragon, left, axis=1), take(dragon, right, axis=1)
-        gm_l, gm_r = take(mine, left, axis=1), take(mine, right, axis=1)
-        rank_l = take(ranks, left[..., None], axis=1)
-        rank_r = take(ranks, right[..., None], axis=1)
-        merged = _base(res_l + res_r, haz_l + haz_r, dr_l | dr_r, gm_l | gm_r)
-        cut = (
-            take(base, left, axis=1)[..., None] * rank_l
-            + take(base, right, axis=1)[..., None] * rank_r
-            - merged[..., None] * (rank_l + rank_r)
-        )
-        impacts[:, line] += np.where(mountain[..., None], cut, in_segment)
 
-    castle_lines = (bases[0] + bases[1]) * bonus  # one extra rank next to the wizard
-    wizard_gain = (castle_lines[..., None] * (owner[..., None] == np.arange(SEATS))).sum(axis=1)
-    rows_with = np.nonzero(has_wizard)[0]
-    impacts[rows_with, wizard_cell[rows_with]] += wizard_gain[rows_with]
-    is_tile = (boards > 0) & ~is_castle
-    impacts *= is_tile[..., None]
-    return BoardScores(gold, bases[0], bases[1], rank * is_castle, impacts)
+@numba.njit(cache=True)
+def _score(boards, lines, neighbours, rows, value, gold, bases, rank, impacts):
+    """Fill gold, bases, rank and impacts (zeroed, as score_boards returns them) board by board."""
+    segments = lines.shape[1] + 1  # a segment before every mountain, and one after the last
+    resources = np.zeros(segments, dtype=np.int64)
+    hazards = np.zeros(segments, dtype=np.int64)
+    dragon = np.zeros(segments, dtype=np.bool_)
+    mine = np.zeros(segments, dtype=np.bool_)
+    ranks = np.zeros((segments, SEATS), dtype=np.int64)  # effective ranks per seat
+    base = np.zeros(segments, dtype=np.int64)
+    for epoch in range(boards.shape[0]):
+        board = boards[epoch]
+        wizard = -1
+        for cell in range(board.shape[0]):
+            if board[cell] >= _CASTLE:
+                rank[epoch, cell] = ((board[cell] - _CASTLE) & 3) + 1
+            elif board[cell] == _WIZARD and wizard < 0:
+                wizard = cell
+        if wizard >= 0:
+            for cell in neighbours[wizard]:
+                if cell >= 0 and board[cell] >= _CASTLE:
+                    rank[epoch, cell] += 1
+
+        for index in range(lines.shape[0]):
+            line = lines[index]
+            side = 0 if index < rows else 1
+            # The segments' contents, cut at every mountain.
+            last = 0
+            resources[0] = hazards[0] = 0
+            dragon[0] = mine[0] = False
+            ranks[0] = 0
+            for cell in line:
+                if cell < 0:
+                    break
+                piece = board[cell]
+                if piece == 0:
+                    continue
+                if piece >= _CASTLE:
+                    ranks[last, (piece - _CASTLE) >> 2] += rank[epoch, cell]
+                elif piece <= 6:
+                    resources[last] += value[piece]
+                elif piece <= 12:
+                    hazards[last] += value[piece]
+                elif piece == _MOUNTAIN:
+                    last += 1
+                    resources[last] = hazards[last] = 0
+                    dragon[last] = mine[last] = False
+                    ranks[last] = 0
+                elif piece == _DRAGON:
+                    dragon[last] = True
+                elif piece == _GOLD_MINE:
+                    mine[last] = True
+            for segment in range(last + 1):
+                base[segment] = _base(
+                    resources[segment], hazards[segment], dragon[segment], mine[segment]
+                )
+                for seat in range(SEATS):
+                    gold[epoch, seat] += base[segment] * ranks[segment, seat]
+
+            # Each cell's segment base (a mountain's is that of the segment it starts), and
+            # each tile's impact: its segment's gold less the same without the tile.
+            segment = 0
+            for cell in line:
+                if cell < 0:
+                    break
+                piece = board[cell]
+                if piece == _MOUNTAIN:
+                    left, right = segment, segment + 1
+                    merged = _base(
+                        resources[left] + resources[right],
+                        hazards[left] + hazards[right],
+                        dragon[left] or dragon[right],
+                        mine[left] or mine[right],
+                    )
+                    for seat in range(SEATS):
+                        apart = base[left] * ranks[left, seat] + base[right] * ranks[right, seat]
+                        together = merged * (ranks[left, seat] + ranks[right, seat])
+                        impacts[epoch, cell, seat] += apart - together
+                    segment = right
+                elif 0 < piece < _CASTLE:
+                    res, haz = resources[segment], hazards[segment]
+                    has_dragon, has_mine = dragon[segment], mine[segment]
+                    if piece <= 6:
+                        res -= value[piece]
+                    elif piece <= 12:
+                        haz -= value[piece]
+                    elif piece == _DRAGON:
+                        has_dragon = False
+                    elif piece == _GOLD_MINE:
+                        has_mine = False
+                    loss = base[segment] - _base(res, haz, has_dragon, has_mine)
+                    for seat in range(SEATS):
+                        impacts[epoch, cell, seat] += loss * ranks[segment, seat]
+                bases[side, epoch, cell] = base[segment]
+
+        # The wizard's impact: one rank's worth of row and column gold per castle next to it.
+        if wizard >= 0:
+            for cell in neighbours[wizard]:
+                if cell >= 0 and board[cell] >= _CASTLE:
+                    seat = (board[cell] - _CASTLE) >> 2
+                    impacts[epoch, wizard, seat] += bases[0, epoch, cell] + bases[1, epoch, cell]
