@@ -19,13 +19,15 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from data.schema import TABLE_SCHEMAS, TABLES
+from data.schema import KINDS, NO_IMPACT, PIECE_TOKENS, TABLE_SCHEMAS, TABLES
+from engine.geometry import geometry
 
 AGGREGATE_DIR = Path(__file__).with_name("aggregates")
 SEAT_LETTERS = "ABCD"
 TILE_KINDS = ("+1", "+2", "+3", "+4", "+5", "+6", "-1", "-2", "-3", "-4", "-5", "-6",
               "MT", "DR", "GM", "WZ")  # fmt: skip
 WIZARD_EDITION = "kingdoms-2011"
+CELL_NAMES = pa.array([geometry(5, 6).cell_name(cell) for cell in range(30)])
 
 
 @cache
@@ -151,9 +153,11 @@ class _Batch:
         self.game_keys = [_key(self.games[c]) for c in ("edition", "variant", "players", "created")]
         self.seat_keys = [_key(self.seats[c]) for c in ("agent", "player")]
         self.move_game = self.game_of(self.moves)
-        self.move_letter = self.letter(self.moves["seat"])
+        self.move_letter = self.moves["seat"].to_numpy().astype(np.int64)
         self.move_seat = self.seat_row[self.move_game, self.move_letter]
-        self.kind = _key(self.moves["kind"])
+        self.kind = self._coded("kind", KINDS)
+        self.cell = self._coded("cell", CELL_NAMES)
+        self.piece = self._coded("piece", PIECE_TOKENS)
         self.epoch = self.moves["epoch"].to_numpy()
         turn = self.moves["turn"].to_numpy().astype(np.int64)
         self.turn = turn
@@ -168,6 +172,10 @@ class _Batch:
     @cached_property
     def tile_swings(self) -> list[np.ndarray]:
         return _swings(self, self.tile_rows)
+
+    def _coded(self, name: str, values: Sequence[str | None] | pa.Array) -> Key:
+        """A stored code column of `moves` as a key (codes index `values`)."""
+        return self.moves[name].to_numpy().astype(np.int64), pa.array(values, pa.string())
 
     def game_of(self, table: pa.Table) -> np.ndarray:
         return self._order[np.searchsorted(self._sorted_ids, table["game_id"].to_numpy())]
@@ -189,13 +197,13 @@ class _Batch:
 
 def _castles(batch: _Batch) -> pa.Table:
     rows = batch.moves_of(("castle",))
-    piece = _take(_key(batch.moves["piece"]), rows)
+    piece = _take(batch.piece, rows)
     rank = _mapped(piece, lambda token: int(token[1:]) if _piece_kind(token) == "castle" else 0)
     gold = batch.column("row_gold", rows) + batch.column("column_gold", rows)
     unit = gold / batch.column("effective_rank", rows)
     win = batch.win_share[batch.move_seat[rows]]
     keys = batch.owner_keys(batch.move_game[rows], batch.move_seat[rows])
-    keys += [_numbers(batch.epoch[rows], pa.int8()), _take(_key(batch.moves["cell"]), rows)]
+    keys += [_numbers(batch.epoch[rows], pa.int8()), _take(batch.cell, rows)]
     keys.append(_numbers(rank, pa.int8()))
     return _aggregate("agg_castles", keys, [gold, gold**2, unit, unit**2, win, win**2])
 
@@ -215,8 +223,8 @@ def _cells(batch: _Batch) -> pa.Table:
     rows = batch.moves_of(("castle", "draw", "start"))
     fill = (batch.turn[rows] - 1) / np.maximum(batch.epoch_turns[rows] - 1, 1)
     keys = batch.owner_keys(batch.move_game[rows], batch.move_seat[rows])
-    keys += [_numbers(batch.epoch[rows], pa.int8()), _take(_key(batch.moves["cell"]), rows)]
-    keys.append(_take(_relabel(_key(batch.moves["piece"]), _piece_kind), rows))
+    keys += [_numbers(batch.epoch[rows], pa.int8()), _take(batch.cell, rows)]
+    keys.append(_take(_relabel(batch.piece, _piece_kind), rows))
     return _aggregate("agg_cells", keys, [fill, fill**2])
 
 
@@ -254,6 +262,7 @@ def _seats(batch: _Batch) -> pa.Table:
 def _swings(batch: _Batch, rows: np.ndarray) -> list[np.ndarray]:
     """What to sum of a tile's impact on its placer, on the opponents, and the net swing."""
     impacts = np.stack([batch.column(f"impact_{s.lower()}", rows) for s in SEAT_LETTERS], axis=1)
+    impacts[impacts == NO_IMPACT] = np.nan
     own = impacts[np.arange(len(rows)), batch.move_letter[rows]]
     total = np.nansum(impacts, axis=1)
     total_sq = np.nansum(impacts**2, axis=1)
@@ -266,8 +275,8 @@ def _swings(batch: _Batch, rows: np.ndarray) -> list[np.ndarray]:
 def _tile_cells(batch: _Batch) -> pa.Table:
     rows = batch.tile_rows
     keys = batch.owner_keys(batch.move_game[rows], batch.move_seat[rows])
-    keys += [_numbers(batch.epoch[rows], pa.int8()), _take(_key(batch.moves["cell"]), rows)]
-    keys.append(_take(_key(batch.moves["piece"]), rows))
+    keys += [_numbers(batch.epoch[rows], pa.int8()), _take(batch.cell, rows)]
+    keys.append(_take(batch.piece, rows))
     return _aggregate("agg_tile_cells", keys, batch.tile_swings)
 
 
@@ -277,13 +286,13 @@ def _tile_kinds(batch: _Batch) -> pa.Table:
     keys = batch.owner_keys(batch.move_game[rows], batch.move_seat[rows])
     keys += [_numbers(batch.epoch[rows], pa.int8()), _numbers(timing, pa.int8())]
     placed_by = _relabel(batch.kind, lambda kind: "drawn" if kind == "draw" else "start")
-    keys += [_take(placed_by, rows), _take(_key(batch.moves["piece"]), rows)]
+    keys += [_take(placed_by, rows), _take(batch.piece, rows)]
     return _aggregate("agg_tile_kinds", keys, batch.tile_swings)
 
 
 def _tile_use(batch: _Batch) -> pa.Table:
     rows = batch.tile_rows
-    tile = _mapped(_key(batch.moves["piece"]),
+    tile = _mapped(batch.piece,
                    lambda t: TILE_KINDS.index(t) if t in TILE_KINDS else -1)[rows]  # fmt: skip
     placed = np.zeros((batch.seats.num_rows, len(TILE_KINDS)), dtype=np.int64)
     placed[batch.move_seat[rows][tile >= 0], tile[tile >= 0]] = 1
@@ -333,6 +342,8 @@ def _games(batch: _Batch) -> pa.Table:
     np.add.at(plies, (batch.move_game, np.where(batch.epoch <= 3, batch.epoch, 0)), 1)
     passes = _mapped(batch.kind, lambda kind: kind == "pass", bool)
     plies[:, 4] = np.bincount(batch.move_game[passes], minlength=count)
+    decisions = batch.moves["legal_actions"].to_numpy() > 1
+    decided = np.bincount(batch.move_game[decisions], minlength=count).astype(np.float64)
 
     whole = present.any(axis=1) & np.isfinite(victory_margin) & (plies.sum(axis=1) > 0)
     kept = np.nonzero(whole)[0]  # games with scores, seats and moves, as the SQL's joins
@@ -342,6 +353,7 @@ def _games(batch: _Batch) -> pa.Table:
              (comeback[kept], pa.array([False, True]))]  # fmt: skip
     sums = [batch.games["plies"].to_numpy()[kept].astype(np.float64)]
     sums += [plies[kept, e].astype(np.float64) for e in (1, 2, 3, 4)]
+    sums.append(decided[kept])
     sums += [victory_margin[kept], (victory_margin[kept] < 5).astype(np.float64)]
     return _aggregate("agg_games", keys, sums)
 

@@ -2,31 +2,32 @@
 
 A game arrives as its list of actions (the engine's history) plus who played it. The turns are
 read out of the actions with numpy for whole groups of games when the rules allow (every epoch
-fills the board: no last-castle, no score-as-you-go); other games are replayed action by action
-through the engine. Either way the rest (boards, castles, impacts, seats) is computed for the
-whole batch at once.
+fills the board: no last-castle, no score-as-you-go), with how many legal actions each mover
+had; other games are replayed action by action through the engine. Either way the rest
+(boards, castles, impacts, seats) is computed for the whole batch at once.
 """
 
 from __future__ import annotations
 
 import hashlib
+import itertools
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from functools import cached_property
 from datetime import datetime
 
+import numba
 import numpy as np
 import pyarrow as pa
 
-from data.schema import ENGINE_VERSION, TABLE_SCHEMAS
+from data.schema import ENGINE_VERSION, KINDS, NO_IMPACT, TABLE_SCHEMAS
 from data.scoring_arrays import SEATS, BoardScores, score_boards
 from engine import pieces
 from engine.rules import RuleSet
 from engine.state import DEAL, PLACE, TURN, Game
 
-KINDS = ("castle", "draw", "start", "pass")
-CASTLE, DRAW, START, PASS = range(4)
+CASTLE, DRAW, START, PASS = range(len(KINDS))
 SEAT_NAMES = tuple(pieces.SEAT_LETTERS)
-TOKENS = tuple(pieces.piece_token(code) for code in range(pieces.CASTLE_BASE + 4 * SEATS))
 
 
 @dataclass
@@ -42,7 +43,7 @@ class PlayedGame:
     seed: int | None = None
     tags: dict[str, str] = field(default_factory=dict)
 
-    @property
+    @cached_property
     def game_id(self) -> int:
         return game_id(self.rules, self.players, self.history)
 
@@ -68,6 +69,7 @@ class Turns:
     cell: np.ndarray  # -1 for a pass
     piece: np.ndarray  # 0 for a pass
     action: np.ndarray  # the action that completes the turn
+    legal: np.ndarray  # how many legal actions the mover had at the start of the turn
     gold_before: np.ndarray
 
 
@@ -75,37 +77,97 @@ def _fast_path(rules: RuleSet) -> bool:
     return not (rules.last_castle or rules.score_as_you_go)
 
 
-def _per_group_index(keys: np.ndarray) -> np.ndarray:
-    """0-based position of each element within its run of equal (sorted) keys."""
+def _group_starts(keys: np.ndarray) -> np.ndarray:
+    """For each element, the index where its run of equal (sorted) keys begins."""
     if not len(keys):
         return keys.copy()
     starts = np.r_[0, np.nonzero(np.diff(keys))[0] + 1]
-    counts = np.diff(np.r_[starts, len(keys)])
-    return np.arange(len(keys)) - np.repeat(starts, counts)
+    return np.repeat(starts, np.diff(np.r_[starts, len(keys)]))
 
 
-def _start_gold(games: Sequence[PlayedGame], epochs: int) -> np.ndarray:
-    """(G, epochs, SEATS) gold of every seat at the start of every epoch."""
-    start = np.zeros((len(games), epochs + 1, SEATS), dtype=np.int32)
+def _per_group_index(keys: np.ndarray) -> np.ndarray:
+    """0-based position of each element within its run of equal (sorted) keys."""
+    return np.arange(len(keys)) - _group_starts(keys)
+
+
+def _legal_counts(
+    players: int, rules: RuleSet, game: np.ndarray, epoch: np.ndarray, seat: np.ndarray,
+    kind: np.ndarray, piece: np.ndarray,
+) -> np.ndarray:
+    """How many legal actions each mover had, for the turns of games with these rules and
+    player count (whole epochs that fill the board, in order)."""
+    setup = Game(players, rules)
+    return _count_legal(
+        game, epoch, seat, kind, piece, np.asarray(setup.castle_counts),
+        np.asarray(setup.full_supply), rules.cells, rules.no_luck,
+        players if rules.starting_tiles else 0,
+    )  # fmt: skip
+
+
+@numba.njit(cache=True)
+def _count_legal(game, epoch, seat, kind, piece, castle_counts, full_supply, cells, no_luck,
+                 dealt):  # fmt: skip
+    """Turn by turn: empty cells × (castle ranks in stock + an unplayed starting tile), plus
+    the tiles that can be drawn (one draw, or in no-luck one per kind left); 1 for a pass.
+    Rank-1 castles come back after every epoch, the others are spent for the game."""
+    legal = np.empty(len(kind), dtype=np.int64)
+    stock = np.zeros((SEATS, 4), dtype=np.int64)
+    started = np.zeros(SEATS, dtype=np.bool_)
+    supply = full_supply.copy()
+    left = empty = 0
+    for i in range(len(kind)):
+        if i == 0 or game[i] != game[i - 1]:
+            stock[:, :] = castle_counts
+        if i == 0 or game[i] != game[i - 1] or epoch[i] != epoch[i - 1]:
+            stock[:, 0] = castle_counts[0]
+            started[:] = dealt == 0
+            supply[:] = full_supply
+            left = full_supply.sum() - dealt
+            empty = cells
+        s = seat[i]
+        options = 0 if started[s] else 1
+        for rank in range(4):
+            options += stock[s, rank] > 0
+        draws = 0
+        if no_luck:
+            for tile in range(len(supply)):
+                draws += supply[tile] > 0
+        elif left > 0:
+            draws = 1
+        legal[i] = max(empty * options + draws, 1)
+        if kind[i] == CASTLE:
+            stock[s, (piece[i] - pieces.CASTLE_BASE) & 3] -= 1
+        elif kind[i] == START:
+            started[s] = True
+        elif kind[i] == DRAW:
+            supply[piece[i]] -= 1
+            left -= 1
+        empty -= kind[i] != PASS
+    return legal
+
+
+def epoch_gains(games: Sequence[PlayedGame]) -> np.ndarray:
+    """(G, epochs, SEATS) gold every seat gained in every epoch played (zeros elsewhere)."""
+    epochs = max((len(g.epoch_gains) for g in games), default=3)
+    gains = np.zeros((len(games), epochs, SEATS), dtype=np.int32)
     for g, game in enumerate(games):
-        gains = np.asarray(game.epoch_gains, dtype=np.int32)
-        start[g, 0, : game.players] = game.rules.start_gold
-        start[g, 1 : len(gains) + 1, : game.players] = game.rules.start_gold + np.cumsum(gains, 0)
-    return start
+        gains[g, : len(game.epoch_gains), : game.players] = game.epoch_gains
+    return gains
 
 
 def _vector_turns(
     games: Sequence[PlayedGame], indexes: np.ndarray, start_gold: np.ndarray
 ) -> tuple[Turns, np.ndarray]:
-    """Read the turns of same-shape games (players, no-luck) straight from their actions;
-    also the starting tiles dealt, as (games, epochs, SEATS)."""
+    """Read the turns of games with the same rules and player count straight from their
+    actions; also the starting tiles dealt, as (games, epochs, SEATS)."""
     first_game = games[indexes[0]]
     players, rules = first_game.players, first_game.rules
     n = rules.cells
     no_luck = rules.no_luck
     epochs = rules.epochs
     lengths = np.array([len(games[i].history) for i in indexes])
-    h = np.concatenate([np.asarray(games[i].history, dtype=np.int16) for i in indexes])
+    actions = itertools.chain.from_iterable(games[i].history for i in indexes)
+    h = np.fromiter(actions, dtype=np.int16, count=int(lengths.sum()))
     local = np.repeat(np.arange(len(indexes)), lengths)
     offsets = np.r_[0, np.cumsum(lengths)[:-1]]
 
@@ -178,6 +240,7 @@ def _vector_turns(
         default=0,
     )
     action = np.where(kind == DRAW, 5 * n + cell, value)
+    legal = _legal_counts(players, rules, game, epoch, seat, kind, piece)
     turns = Turns(
         game=indexes[game],
         epoch=epoch,
@@ -187,6 +250,7 @@ def _vector_turns(
         cell=cell,
         piece=piece,
         action=action,
+        legal=legal,
         gold_before=gold[game, epoch - 1, seat],
     )
     return turns, deals[:, :epochs]
@@ -194,7 +258,7 @@ def _vector_turns(
 
 def replay_turns(game: PlayedGame) -> tuple[list[tuple[int, ...]], list[int]]:
     """The turns of one game replayed through the engine, as (epoch, turn, seat, kind, cell,
-    piece, action, gold_before) each, and the starting tiles dealt in order."""
+    piece, action, legal actions, gold_before) each, and the starting tiles dealt in order."""
     state = Game(game.players, game.rules).new_initial_state()
     n = state.cells
     turns, deals = [], []
@@ -208,21 +272,22 @@ def replay_turns(game: PlayedGame) -> tuple[list[tuple[int, ...]], list[int]]:
             if state.epoch != epoch:
                 epoch, turn = state.epoch, 0
             turn += 1
-            gold = state.gold[seat]
+            legal, gold = len(state.legal_actions()), state.gold[seat]
             if action < 4 * n:
                 row = (CASTLE, action % n, pieces.castle(seat, action // n + 1), action)
-                turns.append((epoch, turn, seat, *row, gold))
+                turns.append((epoch, turn, seat, *row, legal, gold))
             elif action < 5 * n:
                 row = (START, action - 4 * n, state.start_tiles[seat], action)
-                turns.append((epoch, turn, seat, *row, gold))
+                turns.append((epoch, turn, seat, *row, legal, gold))
             elif action == 6 * n + 1:
-                turns.append((epoch, turn, seat, PASS, -1, 0, action, gold))
+                turns.append((epoch, turn, seat, PASS, -1, 0, action, legal, gold))
             else:
-                pending = (epoch, turn, seat, gold)
+                pending = (epoch, turn, seat, legal, gold)
         elif phase == PLACE:
             assert pending is not None
-            e, t, seat, gold = pending
-            turns.append((e, t, seat, DRAW, action - 5 * n, state.pending_tile, action, gold))
+            e, t, seat, legal, gold = pending
+            row = (DRAW, action - 5 * n, state.pending_tile, action, legal, gold)
+            turns.append((e, t, seat, *row))
         state.apply_action(action)
     return turns, deals
 
@@ -237,22 +302,24 @@ def replayed_turns(
         turns, dealt = replay_turns(games[i])
         rows += [(i, *row) for row in turns]
         deals.append(dealt)
-    columns = np.array(rows, dtype=np.int64).reshape(-1, 9).T
+    columns = np.array(rows, dtype=np.int64).reshape(-1, len(Turns.__dataclass_fields__)).T
     return Turns(*columns), deals
 
 
-def extract_turns(games: Sequence[PlayedGame]) -> tuple[Turns, list[list[int]]]:
-    """Every turn of every game, ordered by game (batch order), then ply; and per game the
-    starting tiles dealt, seat by seat, epoch after epoch."""
-    epochs = max((len(g.epoch_gains) for g in games), default=3)
-    start_gold = _start_gold(games, epochs)
+def extract_turns(
+    games: Sequence[PlayedGame], gains: np.ndarray
+) -> tuple[Turns, list[list[int]]]:
+    """Every turn of every game (which gained `gains`, as `epoch_gains` gives them), ordered
+    by game (batch order), then ply; and per game the starting tiles dealt, seat by seat, epoch
+    after epoch."""
+    start = np.array([[g.rules.start_gold] * SEATS for g in games], dtype=np.int32)
+    start_gold = start[:, None, :] + np.cumsum(np.concatenate([np.zeros_like(gains[:, :1]), gains], 1), 1)
     parts: list[Turns] = []
-    groups: dict[tuple[int, bool, int], list[int]] = {}
+    groups: dict[tuple[int, RuleSet], list[int]] = {}
     slow = []
     for index, game in enumerate(games):
         if _fast_path(game.rules):
-            key = (game.players, game.rules.no_luck, game.rules.epochs)
-            groups.setdefault(key, []).append(index)
+            groups.setdefault((game.players, game.rules), []).append(index)
         else:
             slow.append(index)
     deals: list[list[int]] = [[] for _ in games]
@@ -261,9 +328,8 @@ def extract_turns(games: Sequence[PlayedGame]) -> tuple[Turns, list[list[int]]]:
         parts.append(turns)
         if games[indexes[0]].rules.starting_tiles:
             for row, index in enumerate(indexes):
-                game = games[index]
-                played = len(game.epoch_gains)
-                deals[index] = dealt[row, :played, : game.players].ravel().tolist()
+                played = len(games[index].epoch_gains)
+                deals[index] = dealt[row, :played, : games[index].players].ravel().tolist()
     if slow:
         turns, dealt = replayed_turns(games, slow)
         parts.append(turns)
@@ -271,7 +337,7 @@ def extract_turns(games: Sequence[PlayedGame]) -> tuple[Turns, list[list[int]]]:
             deals[index] = tiles
     names = Turns.__dataclass_fields__
     merged = Turns(*(np.concatenate([getattr(p, f) for p in parts]) for f in names))
-    order = np.lexsort((merged.turn, merged.epoch, merged.game))
+    order = np.argsort(merged.game, kind="stable")  # each game's turns are in order already
     return Turns(*(getattr(merged, f)[order] for f in names)), deals
 
 
@@ -289,7 +355,12 @@ def _int(values: np.ndarray, kind: str, null: np.ndarray | None = None) -> pa.Ar
     return pa.array(values.astype(kind), mask=null)
 
 
-CELL_NAMES = tuple(f"{'abcdef'[c % 6]}{c // 6 + 1}" for c in range(30))
+def _tags(games: Sequence[PlayedGame]) -> pa.MapArray:
+    """The records' tags, one map per game (built from flat keys and values: fast)."""
+    offsets = np.r_[0, np.cumsum([len(g.tags) for g in games])].astype(np.int32)
+    keys = pa.array([key for g in games for key in g.tags], pa.string())
+    values = pa.array([value for g in games for value in g.tags.values()], pa.string())
+    return pa.MapArray.from_arrays(offsets, keys, values)
 
 
 def _table(name: str, columns: list[pa.Array]) -> pa.Table:
@@ -305,9 +376,10 @@ def build_tables(games: Sequence[PlayedGame], created: datetime) -> dict[str, pa
     games = [games[i] for i in np.argsort(ids, kind="stable")]
     ids = np.sort(ids)
     count = len(games)
-    turns, deals = extract_turns(games)
+    gains = epoch_gains(games)
+    turns, deals = extract_turns(games, gains)
     players = np.array([g.players for g in games])
-    epochs = max((len(g.epoch_gains) for g in games), default=3)
+    epochs = gains.shape[1]
 
     boards = np.zeros((count * epochs, 30), dtype=np.int16)
     placed = turns.kind != PASS
@@ -315,10 +387,7 @@ def build_tables(games: Sequence[PlayedGame], created: datetime) -> dict[str, pa
     boards[board_row[placed], turns.cell[placed]] = turns.piece[placed]
     scores = score_boards(boards)
 
-    gains = np.zeros((count, epochs, SEATS), dtype=np.int32)
     played_epochs = np.array([len(g.epoch_gains) for g in games])
-    for g, game in enumerate(games):
-        gains[g, : len(game.epoch_gains), : game.players] = game.epoch_gains
     start = np.array([g.rules.start_gold for g in games])
     final = start[:, None] + gains.sum(axis=1)
 
@@ -353,7 +422,7 @@ def _games_table(games, ids, turns: Turns, deals, created: datetime) -> pa.Table
             _int(plies, "int16"),
             pa.array([created] * count, type=pa.timestamp("ms", tz="UTC")),
             _dictionary(np.zeros(count), [ENGINE_VERSION]),
-            pa.array([list(g.tags.items()) for g in games], type=pa.map_(pa.string(), pa.string())),
+            _tags(games),
             pa.array(deals, type=pa.list_(pa.uint8())),
         ],
     )
@@ -404,34 +473,32 @@ def _seats_table(games, ids, players, final, turns: Turns) -> pa.Table:
 
 
 def _moves_table(ids, turns: Turns, players, board_row, scores: BoardScores) -> pa.Table:
-    """The turns, each placement with what it scored on the epoch's final board: a castle's
-    effective rank and row and column gold, a tile's impact on every seat."""
-    is_pass = turns.kind == PASS
-    ply = _per_group_index(turns.game) + 1
+    """The turns as small integer codes (see data/schema.py), each placement with what it
+    scored on the epoch's final board: a castle's effective rank and row and column gold, a
+    tile's impact on every seat."""
     cell = np.maximum(turns.cell, 0)
-    not_castle = turns.kind != CASTLE
-    effective = scores.effective_rank[board_row, cell]
-    row_gold = scores.row_base[board_row, cell] * effective
-    column_gold = scores.column_base[board_row, cell] * effective
-    not_tile = ~np.isin(turns.kind, (DRAW, START))
-    impacts = scores.impacts[board_row, cell]
-    seats = players[turns.game]
+    castle = turns.kind == CASTLE
+    effective = scores.effective_rank[board_row, cell] * castle
+    tile = (turns.kind == DRAW) | (turns.kind == START)
+    seated = np.arange(SEATS) < players[turns.game][:, None]
+    impacts = np.where(tile[:, None] & seated, scores.impacts[board_row, cell], NO_IMPACT)
     return _table(
         "moves",
         [
             pa.array(ids[turns.game]),
             _int(turns.epoch, "int8"),
-            _int(ply, "int16"),
+            _int(_per_group_index(turns.game) + 1, "int16"),
             _int(turns.turn, "int8"),
-            _dictionary(turns.seat, SEAT_NAMES),
-            _dictionary(turns.kind, KINDS),
-            _dictionary(np.maximum(turns.cell, 0), CELL_NAMES, is_pass),
-            _dictionary(turns.piece, TOKENS, is_pass),
+            _int(turns.seat, "int8"),
+            _int(turns.kind, "int8"),
+            _int(turns.cell, "int8"),
+            _int(turns.piece, "int8"),
+            _int(turns.legal, "int16"),
             _int(turns.gold_before, "int16"),
-            _int(effective, "int8", not_castle),
-            _int(row_gold, "int16", not_castle),
-            _int(column_gold, "int16", not_castle),
-            *(_int(impacts[:, s], "int16", not_tile | (seats <= s)) for s in range(SEATS)),
+            _int(effective, "int8"),
+            _int(scores.row_base[board_row, cell] * effective, "int16"),
+            _int(scores.column_base[board_row, cell] * effective, "int16"),
+            *(_int(impacts[:, s], "int16") for s in range(SEATS)),
         ],
     )
 

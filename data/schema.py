@@ -2,18 +2,29 @@
 
 The views (data/views.py) add what follows from these (cell row and column, the action id,
 the castles and tile impacts of the final boards, which are stored on the turns that placed
-them), so the files stay small. `SCHEMA_VERSION` changes whenever
-a stored column is added, renamed or retyped.
+them), so the files stay small. `moves`, by far the largest table, is stored as plain small
+integers without nulls (seat 0–3, kind 0–3, cell 0–29 or -1, the engine's piece code, 0 for
+"none" and `NO_IMPACT` for a seat without an impact), which Parquet writes several times faster
+than dictionaries and nulls; the views turn the codes back into names and NULLs.
+`SCHEMA_VERSION` changes whenever a stored column is added, renamed or retyped.
 """
 
 from __future__ import annotations
 
 import pyarrow as pa
 
-SCHEMA_VERSION = 3
+from engine import pieces
+
+SCHEMA_VERSION = 4
 ENGINE_VERSION = "0.1.0"
 
 _DICT = pa.dictionary(pa.int8(), pa.string())
+KINDS = ("castle", "draw", "start", "pass")  # a stored move's `kind` is an index here
+PIECE_TOKENS = tuple(  # a stored `piece` is the engine's code, an index here (0: none)
+    pieces.piece_token(code) if 0 < code <= pieces.WIZARD or code >= pieces.CASTLE_BASE else None
+    for code in range(pieces.CASTLE_BASE + 4 * pieces.MAX_SEATS)
+)
+NO_IMPACT = -32768  # a stored impact of a seat not in the game, or on a move placing no tile
 
 TABLE_SCHEMAS: dict[str, pa.Schema] = {
     "games": pa.schema(
@@ -51,10 +62,11 @@ TABLE_SCHEMAS: dict[str, pa.Schema] = {
             ("epoch", pa.int8()),
             ("ply", pa.int16()),
             ("turn", pa.int8()),
-            ("seat", _DICT),
-            ("kind", _DICT),
-            ("cell", _DICT),
-            ("piece", _DICT),
+            ("seat", pa.int8()),
+            ("kind", pa.int8()),
+            ("cell", pa.int8()),
+            ("piece", pa.int8()),
+            ("legal_actions", pa.int16()),
             ("gold_before", pa.int16()),
             ("effective_rank", pa.int8()),
             ("row_gold", pa.int16()),

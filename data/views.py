@@ -13,33 +13,40 @@ from __future__ import annotations
 from pathlib import Path
 
 from data.aggregates import aggregate_names
-from data.schema import TABLES
+from data.schema import KINDS, NO_IMPACT, PIECE_TOKENS, TABLES
+from engine import pieces
 
-# The game views, over the stored tables named in braces. `_moves` is every stored turn with
-# what follows from it; castles and tiles on the final boards are its castle and tile turns.
+# The game views, over the stored tables named in braces. `_moves` is every stored turn, its
+# codes named (the lists in braces, from data/schema.py), with what follows from it; castles and
+# tiles on the final boards are its castle and tile turns.
 GAME_VIEWS = """
 CREATE VIEW games AS SELECT * FROM {games};
 CREATE VIEW seats AS SELECT * FROM {seats};
 CREATE VIEW epoch_scores AS SELECT * FROM {epoch_scores};
 CREATE VIEW _moves AS
-SELECT *,
-       CAST(substr(cell, 2) AS TINYINT) AS cell_row,
-       CAST(ascii(cell[1]) - 96 AS TINYINT) AS cell_column,
-       CASE WHEN kind = 'castle' THEN CAST(piece[2:] AS TINYINT) END AS castle_rank,
-       CASE WHEN kind IN ('draw', 'start') THEN
-           CASE WHEN piece[1] IN ('+', '-') THEN CAST(piece AS TINYINT) ELSE 0 END
-       END AS tile_value,
-       CAST(CASE kind
-           WHEN 'castle' THEN (CAST(piece[2:] AS INTEGER) - 1) * 30
-           WHEN 'start' THEN 120
-           WHEN 'draw' THEN 150
-           ELSE 181 - (CAST(substr(cell, 2) AS INTEGER) - 1) * 6 - ascii(cell[1]) + 97
-       END + (CAST(substr(cell, 2) AS INTEGER) - 1) * 6 + ascii(cell[1]) - 97
-       AS SMALLINT) AS action
-FROM {moves};
+SELECT game_id, epoch, ply, turn,
+       chr(CAST(65 + m.seat AS INTEGER)) AS seat,
+       {kinds}[m.kind + 1] AS kind,
+       CASE WHEN m.cell >= 0 THEN chr(CAST(97 + m.cell % 6 AS INTEGER)) || (m.cell // 6 + 1)
+       END AS cell,
+       CASE WHEN m.cell >= 0 THEN CAST(m.cell // 6 + 1 AS TINYINT) END AS cell_row,
+       CASE WHEN m.cell >= 0 THEN CAST(m.cell % 6 + 1 AS TINYINT) END AS cell_column,
+       {tokens}[m.piece + 1] AS piece,
+       CASE WHEN m.kind = 0 THEN CAST((m.piece - 32) % 4 + 1 AS TINYINT) END AS castle_rank,
+       CASE WHEN m.kind IN (1, 2) THEN CAST({values}[m.piece + 1] AS TINYINT) END AS tile_value,
+       CAST(CASE m.kind WHEN 0 THEN (m.piece - 32) % 4 * 30 WHEN 1 THEN 150 WHEN 2 THEN 120
+                        ELSE 182 END + CAST(m.cell AS SMALLINT) AS SMALLINT) AS action,
+       legal_actions, gold_before,
+       CASE WHEN m.kind = 0 THEN effective_rank END AS effective_rank,
+       CASE WHEN m.kind = 0 THEN row_gold END AS row_gold,
+       CASE WHEN m.kind = 0 THEN column_gold END AS column_gold,
+       nullif(impact_a, {no_impact}) AS impact_a, nullif(impact_b, {no_impact}) AS impact_b,
+       nullif(impact_c, {no_impact}) AS impact_c, nullif(impact_d, {no_impact}) AS impact_d,
+       source, batch_id
+FROM {moves} m;
 CREATE VIEW moves AS
 SELECT game_id, epoch, ply, turn, seat, kind, cell, cell_row, cell_column, piece, castle_rank,
-       tile_value, coalesce(action, 181) AS action, gold_before, source, batch_id
+       tile_value, action, legal_actions, gold_before, source, batch_id
 FROM _moves;
 CREATE VIEW castles AS
 SELECT game_id, epoch, seat, cell, cell_row, cell_column, castle_rank AS rank, effective_rank,
@@ -109,6 +116,18 @@ WHERE (agent IS NULL OR s.agent = agent)
 """
 
 
+def _sql_list(values) -> str:
+    return "[" + ", ".join("NULL" if v is None else repr(v) for v in values) + "]"
+
+
+_CODE_LISTS = {
+    "kinds": _sql_list(KINDS),
+    "tokens": _sql_list(PIECE_TOKENS),
+    "values": _sql_list(pieces.TILE_VALUE[: pieces.CASTLE_BASE]),
+    "no_impact": NO_IMPACT,
+}
+
+
 def _literal(path: Path) -> str:
     return "'" + str(path).replace("'", "''") + "'"
 
@@ -127,7 +146,7 @@ def _files_source(name: str, paths: list[Path]) -> str:
 
 def game_view_statements(sources: dict[str, str]) -> list[str]:
     """The game views (and `cells` and the macros), each stored table read from `sources`."""
-    text = GAME_VIEWS.format(**sources)
+    text = GAME_VIEWS.format(**sources, **_CODE_LISTS)
     return [s for s in (text + ";" + MACROS).split(";") if s.strip()]
 
 

@@ -1,5 +1,6 @@
--- Games by rules, line-up of agents, lead changes and comebacks, with their lengths
--- (lake summary, lead changes, comebacks, duration, balance headline).
+-- Games by rules, line-up of agents, lead changes and comebacks, with their lengths and their
+-- decision moves, turns with more than one legal action (lake summary, lead changes,
+-- comebacks, duration, balance headline).
 WITH standing AS (
     SELECT e.game_id, e.epoch, e.seat,
            e.gold_after = max(e.gold_after) OVER w AS leads,
@@ -34,7 +35,8 @@ lengths AS (
            count(*) FILTER (WHERE epoch = 1) AS plies_1,
            count(*) FILTER (WHERE epoch = 2) AS plies_2,
            count(*) FILTER (WHERE epoch = 3) AS plies_3,
-           count(*) FILTER (WHERE kind = 'pass') AS passes
+           count(*) FILTER (WHERE kind = 'pass') AS passes,
+           count(*) FILTER (WHERE legal_actions > 1) AS decisions
     FROM moves GROUP BY game_id
 )
 SELECT g.edition, g.variant, g.players, g.created, o.agents, c.lead_changes,
@@ -42,6 +44,7 @@ SELECT g.edition, g.variant, g.players, g.created, o.agents, c.lead_changes,
        count(*) AS n, sum(g.plies) AS sum_plies,
        sum(l.plies_1) AS sum_plies_1, sum(l.plies_2) AS sum_plies_2,
        sum(l.plies_3) AS sum_plies_3, sum(l.passes) AS sum_passes,
+       sum(l.decisions) AS sum_decisions,
        sum(o.victory_margin) AS sum_victory_margin,
        count(*) FILTER (WHERE o.victory_margin < 5) AS close_games
 FROM games g JOIN outcomes o USING (game_id) JOIN changes c USING (game_id)

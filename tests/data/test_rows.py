@@ -44,6 +44,7 @@ def _replay(row: dict) -> dict:
                 move.kind,
                 move.cell,
                 piece,
+                len(item.before.legal_actions()),
                 item.before.gold[item.seat],
             )
         )
@@ -70,7 +71,7 @@ def test_stored_games_rebuild_their_exact_actions(replays):
 def test_moves_agree(con, replays):
     moves = execute(
         con,
-        "SELECT game_id, epoch, seat, kind, cell, piece, gold_before, action FROM moves "
+        "SELECT game_id, epoch, seat, kind, cell, piece, legal_actions, gold_before FROM moves "
         "ORDER BY game_id, ply",
     )
     by_game = defaultdict(list)
@@ -86,6 +87,7 @@ def test_moves_agree(con, replays):
                 r["kind"],
                 None if r["cell"] is None else geometry.parse_cell(r["cell"]),
                 0 if r["piece"] is None else pieces.parse_piece(r["piece"]),
+                r["legal_actions"],
                 r["gold_before"],
             )
             for r in by_game[game_id]
@@ -180,7 +182,7 @@ def test_fast_turn_reading_matches_engine_replay(rules):
                 ["random"] * players,
             )
         )
-    fast, fast_deals = rows.extract_turns(games)
+    fast, fast_deals = rows.extract_turns(games, rows.epoch_gains(games))
     slow, slow_deals = rows.replayed_turns(games, range(len(games)))
     assert fast_deals == slow_deals
     for name in fast.__dataclass_fields__:
