@@ -41,8 +41,8 @@ def _batch_connection(tables: dict[str, pa.Table]) -> duckdb.DuckDBPyConnection:
 
     con = duckdb.connect(":memory:", config={"threads": 1})
     for name in TABLES:
-        con.register(f"batch_{name}", tables[name])
-    for statement in game_view_statements({n: stand_in(n, f"batch_{n}") for n in TABLES}):
+        con.register(f"staged_{name}", tables[name])
+    for statement in game_view_statements({n: stand_in(n, f"staged_{n}") for n in TABLES}):
         con.execute(statement)
     return con
 

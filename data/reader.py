@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 import threading
+import warnings
 from collections.abc import Mapping
 from functools import cache
 from pathlib import Path
@@ -26,7 +27,8 @@ from data.views import view_statements
 QUERY_DIR = Path(__file__).with_name("queries")
 _PARAMETER = re.compile(r"\$([a-z_][a-z0-9_]*)")
 _ALLOWED = {duckdb.StatementType.SELECT}
-GAME_BATCH = "game_batch"  # bound by `execute` from $game_id: fetching one game reads one batch
+# bound by `execute` from $game_id: fetching one game reads one batch
+GAME_BATCH, GAME_SOURCE = "game_batch", "game_source"
 
 
 class QueryError(ValueError):
@@ -53,7 +55,7 @@ def _placeholders(name: str) -> tuple[str, ...]:
 
 def query_parameters(name: str) -> tuple[str, ...]:
     """The `$name` parameters a named query takes (missing ones are bound to NULL)."""
-    return tuple(p for p in _placeholders(name) if p != GAME_BATCH)
+    return tuple(p for p in _placeholders(name) if p not in (GAME_BATCH, GAME_SOURCE))
 
 
 def _strip_comments(sql: str) -> str:
@@ -72,10 +74,12 @@ def connect(lake: Lake, threads: int | None = None) -> duckdb.DuckDBPyConnection
         if not files[table]:
             empty = schemas[table].empty_table()  # noqa: F841 - scanned by name below
             con.execute(f"CREATE TABLE empty_{table} AS SELECT * FROM empty")
-    for statement in view_statements(files):
+    for statement in view_statements(files, lake.root):
         con.execute(statement)
     # which batch holds each game: a game's files are then found without opening every batch
-    con.execute("CREATE TABLE game_batches AS SELECT game_id, batch_id FROM games ORDER BY ALL")
+    con.execute(
+        "CREATE TABLE game_batches AS SELECT game_id, batch_id, source FROM games ORDER BY ALL"
+    )
     lake_dir = str(lake.root)
     con.execute("SET allowed_directories = [$dir]", {"dir": lake_dir + "/"})
     con.execute("SET enable_external_access = false")
@@ -95,8 +99,8 @@ def execute(
     """Run a named query (or one read-only SELECT) and return its rows as a Polars frame.
 
     Unknown parameters are refused; a named query's parameters that are not given are NULL
-    (its "all" value); `$game_batch` is the batch holding `$game_id`. Longer than `timeout`
-    seconds, the query is interrupted.
+    (its "all" value); `$game_batch` and `$game_source` are where `$game_id` is stored. Longer
+    than `timeout` seconds, the query is interrupted.
     """
     params = dict(params or {})
     if query in query_names():
@@ -114,8 +118,13 @@ def execute(
     timer.start()
     try:
         if query in query_names() and GAME_BATCH in _placeholders(query):
-            params[GAME_BATCH] = _game_batch(cursor, params["game_id"])
-        return cursor.sql(sql, params=params or None).pl()
+            params[GAME_BATCH], source = _game_batch(cursor, params["game_id"])
+            if GAME_SOURCE in _placeholders(query):
+                params[GAME_SOURCE] = source
+        cursor.execute(sql, params or None)  # binds once (`sql()` binds twice: ms a query)
+        with warnings.catch_warnings():  # the extra copy it warns of is of a few rows here
+            warnings.filterwarnings("ignore", "Arrow output on a DB-API result", UserWarning)
+            return pl.from_arrow(cursor.to_arrow_table())
     except duckdb.InterruptException:
         raise QueryError(f"the query took longer than {timeout:g} s and was stopped") from None
     except duckdb.Error as error:
@@ -124,10 +133,13 @@ def execute(
         timer.cancel()
 
 
-def _game_batch(cursor: duckdb.DuckDBPyConnection, game_id: object) -> int | None:
-    """The (first) batch holding a game, or None when no batch does."""
-    sql = "SELECT min(batch_id) FROM game_batches WHERE game_id = $game_id"
-    return cursor.execute(sql, {"game_id": game_id}).fetchall()[0][0]
+def _game_batch(cursor: duckdb.DuckDBPyConnection, game_id: object) -> tuple[object, object]:
+    """The batch holding a game, and its source; for a game in none, the first batch (where
+    the game is not: the query answers no rows, with its columns), or NULLs in an empty lake."""
+    sql = "SELECT batch_id, source FROM game_batches WHERE game_id = $game_id LIMIT 1"
+    found = cursor.execute(sql, {"game_id": game_id}).fetchall()
+    found = found or cursor.execute("SELECT batch_id, source FROM game_batches LIMIT 1").fetchall()
+    return found[0] if found else (None, None)
 
 
 _THREAD = threading.local()

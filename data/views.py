@@ -6,6 +6,8 @@ views unfold them. `cells` lists the 30 board cells; the table macros
 `filtered_games` and `filtered_seats` hold the dashboard's filters once for every query over
 the game tables, `kept` the same filters for the `agg_…` views; `half_width` (mean ± 1.96·SE
 from count, sum and sum of squares) and `wilson` (a proportion's bound, ±1) are the intervals.
+`batch_<table>(source, batch)` reads one batch's stored table (for `moves`, its codes), for the
+queries about one game, which `execute` tells where the game is stored.
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from data.aggregates import aggregate_names
+from data.lake import PART
 from data.schema import KINDS, NO_IMPACT, PIECE_TOKENS, TABLES
 from engine import pieces
 
@@ -150,11 +153,23 @@ def game_view_statements(sources: dict[str, str]) -> list[str]:
     return [s for s in (text + ";" + MACROS).split(";") if s.strip()]
 
 
-def view_statements(files: dict[str, list[Path]]) -> list[str]:
-    """Every view and macro of a lake, over its committed files (`empty_<name>` for a table
-    with none yet, which the caller creates)."""
+def _batch_macro(name: str, root: Path, files: list[Path]) -> str:
+    """`batch_<name>(part_source, part_batch)`: one batch's stored table, read from its file
+    (committed: its batch came from the lake's index), so a query about one game binds one
+    file instead of every batch's."""
+    source = stand_in(name, f"empty_{name}")
+    if files:
+        path = f"{_literal(root / name)} || '/source=' || part_source || '/batch_id=' || part_batch"
+        source = f"read_parquet({path} || '/{PART}', hive_partitioning = true)"
+    return f"CREATE MACRO batch_{name}(part_source, part_batch) AS TABLE SELECT * FROM {source}"
+
+
+def view_statements(files: dict[str, list[Path]], root: Path) -> list[str]:
+    """Every view and macro of the lake at `root`, over its committed files (`empty_<name>`
+    for a table with none yet, which the caller creates)."""
     sources = {name: _files_source(name, files.get(name, [])) for name in TABLES}
     statements = game_view_statements(sources)
+    statements += [_batch_macro(name, root, files.get(name, [])) for name in TABLES]
     for name in aggregate_names():
         source = _files_source(name, files.get(name, []))
         statements.append(f"CREATE VIEW {name} AS SELECT * FROM {source}")

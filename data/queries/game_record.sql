@@ -1,40 +1,38 @@
 -- One game with what its record needs: rules, tags, who sat where, and `actions`, the engine's
--- whole action list, rebuilt from the stored turns and starting tiles (replay it to step
--- through the game). $game_id: the game's id ($game_batch, the batch holding it, is filled in by
--- `execute`, so only that batch's files are read).
+-- whole action list, rebuilt from the starting tiles dealt and the stored turns (replay it to
+-- step through the game). $game_id: the game's id ($game_source and $game_batch, where it is
+-- stored, are filled in by `execute`: only that batch's files are read).
 WITH game AS MATERIALIZED (
     SELECT game_id, source, edition, variant, players, seed, first_seat, tags,
-           CAST(deals AS INTEGER[]) AS deals
-    FROM games WHERE game_id = $game_id AND batch_id = $game_batch
+           CAST(deals AS INTEGER[]) AS deals, variant LIKE '%no-luck%' AS no_luck
+    FROM batch_games($game_source, $game_batch) WHERE game_id = $game_id
 ),
-turns AS MATERIALIZED (
-    SELECT epoch, ply, kind, CAST(action AS INTEGER) AS action,
-           list_position(['+1', '+2', '+3', '+4', '+5', '+6', '-1', '-2', '-3', '-4',
-                          '-5', '-6', 'MT', 'DR', 'GM', 'WZ'], piece) AS tile_code
-    FROM moves WHERE game_id = $game_id AND batch_id = $game_batch
+turns AS (
+    -- the stored codes: kind 0 castle, 1 draw, 2 start, 3 pass; piece is the engine's code
+    SELECT epoch, turn, ply, kind, piece,
+           CASE kind WHEN 0 THEN (piece - 32) % 4 * 30 WHEN 1 THEN 150 WHEN 2 THEN 120
+                     ELSE 182 END + CAST(cell AS INTEGER) AS action
+    FROM batch_moves($game_source, $game_batch) WHERE game_id = $game_id
 ),
-steps AS (
-    -- every action with its place: (epoch, ply, step); deals and the first seat come first
-    SELECT (i - 1) // players + 1 AS epoch, -1 AS ply, i AS step, deals[i] AS action
-    FROM game, range(1, len(deals) + 1) r(i)
-    UNION ALL
-    SELECT 1, 0, 0, ascii(first_seat) - 65 FROM game
-    UNION ALL
-    SELECT t.epoch, t.ply, s.step, s.action
-    FROM turns t, game g,
-         LATERAL (SELECT unnest(range(1, 4)) AS step,
-                         unnest(CASE WHEN t.kind <> 'draw' THEN [t.action]
-                                     WHEN g.variant LIKE '%no-luck%'
-                                         THEN [182 + t.tile_code, t.action]
-                                     ELSE [180, t.tile_code, t.action] END) AS action) s
-    WHERE s.action IS NOT NULL
+actions AS (
+    -- an epoch's first turn brings its deals (in epoch 1 then the first seat); a draw is the
+    -- draw (in no-luck the chosen tile), the tile seen, and where it went
+    SELECT flatten(list(
+               CASE WHEN t.turn = 1
+                    THEN g.deals[(t.epoch - 1) * g.players + 1 : t.epoch * g.players]
+                         || CASE WHEN t.epoch = 1 THEN [ascii(g.first_seat) - 65] ELSE [] END
+                    ELSE [] END
+               || CASE WHEN t.kind <> 1 THEN [t.action]
+                       WHEN g.no_luck THEN [182 + t.piece, t.action]
+                       ELSE [180, t.piece, t.action] END
+               ORDER BY t.ply)) AS actions
+    FROM turns t, game g
 ),
 seated AS (
     SELECT list(seat ORDER BY seat) AS seats, list(player ORDER BY seat) AS seat_players,
            list(agent ORDER BY seat) AS seat_agents
-    FROM seats WHERE game_id = $game_id AND batch_id = $game_batch
+    FROM batch_seats($game_source, $game_batch) WHERE game_id = $game_id
 )
 SELECT g.game_id, g.source, g.edition, g.variant, g.players, g.seed, g.first_seat, g.tags,
-       (SELECT list(action ORDER BY epoch, ply, step) FROM steps) AS actions,
-       s.seats, s.seat_players, s.seat_agents
-FROM game g CROSS JOIN seated s
+       a.actions, s.seats, s.seat_players, s.seat_agents
+FROM game g, actions a, seated s
