@@ -91,11 +91,17 @@ if lake_has_games():
                     "mean_victory_margin": "mean winning margin",
                     "close_game_share": "won by < 5 gold",
                     "mean_plies": "plies per game",
+                    "decision_share": "decision moves",
                 }
             ),
             hide_index=True,
             width="stretch",
-            column_config={"won by < 5 gold": st.column_config.NumberColumn(format="percent")},
+            column_config={
+                "won by < 5 gold": st.column_config.NumberColumn(format="percent"),
+                "decision moves": st.column_config.NumberColumn(
+                    format="percent", help="Share of turns with more than one legal action"
+                ),
+            },
         )
 
         st.subheader("Lead changes and comebacks")
@@ -119,8 +125,15 @@ if lake_has_games():
             hide_index=True,
             column_config={"share": st.column_config.NumberColumn(format="percent")},
         )
-        right.markdown("**Duration**: plies per epoch (epoch 0 = whole game)")
-        right.dataframe(duration, hide_index=True)
+        right.markdown(
+            "**Duration**: plies per epoch (epoch 0 = whole game, with its passes and its "
+            "decision moves: turns with more than one legal action)"
+        )
+        right.dataframe(
+            duration,
+            hide_index=True,
+            column_config={"decision_share": st.column_config.NumberColumn(format="percent")},
+        )
 
         st.subheader("Agent ladder")
         if ladder.is_empty():

@@ -154,3 +154,21 @@ def test_one_game_is_read_from_the_batch_holding_it(con):
 def test_unknown_parameter_is_refused(tiny):
     with pytest.raises(QueryError, match="no parameter 'colour'"):
         execute(tiny, "cell_castle_yield", {"colour": "red"})
+
+
+def test_decision_moves(tiny, games):
+    """Decision moves: the share of turns whose mover had more than one legal action, as the
+    engine lists them before each turn of the records."""
+    turns, decisions = defaultdict(int), defaultdict(int)
+    for game in games:
+        players = game["record"].game.players
+        for item in walk(game["record"].game, game["state"].history):
+            if isinstance(item, Turn):
+                turns[players] += 1
+                decisions[players] += len(item.before.legal_actions()) > 1
+    assert any(decisions[p] < turns[p] for p in turns)  # the records hold forced turns too
+    expected = {p: decisions[p] / turns[p] for p in turns}
+    summary = execute(tiny, "balance_summary")
+    assert dict(summary.select("players", "decision_share").iter_rows()) == pytest.approx(expected)
+    whole = execute(tiny, "duration").filter(epoch=0)
+    assert dict(whole.select("players", "decision_share").iter_rows()) == pytest.approx(expected)
