@@ -112,9 +112,7 @@ def _aggregate(name: str, keys: Sequence[Key], sums: Sequence[np.ndarray]) -> pa
             bound = int(combined.max(initial=0)) + 1
         combined = combined * len(values) + codes
         bound *= len(values)
-    _, first, inverse, counts = np.unique(
-        combined, return_index=True, return_inverse=True, return_counts=True
-    )
+    first, inverse, counts = _groups(combined, bound)
     columns = [values.take(codes[first]) for codes, values in keys]
     columns.append(counts.astype(np.int64))
     columns += [np.bincount(inverse, weights=s, minlength=len(first)) for s in sums]
@@ -122,6 +120,22 @@ def _aggregate(name: str, keys: Sequence[Key], sums: Sequence[np.ndarray]) -> pa
     return pa.Table.from_arrays(
         [_typed(c, f.type) for c, f in zip(columns, schema, strict=True)], schema=schema
     )
+
+
+def _groups(combined: np.ndarray, bound: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The distinct values of `combined` (each below `bound`) in order, as a row holding each,
+    every row's group, and the group sizes; counted in place when `bound` is small enough,
+    which a batch's keys nearly always are, else sorted."""
+    if bound > max(4 * len(combined), 1 << 16):
+        _, first, inverse, counts = np.unique(
+            combined, return_index=True, return_inverse=True, return_counts=True
+        )
+        return first, inverse, counts
+    counts = np.bincount(combined, minlength=bound)
+    present = np.nonzero(counts)[0]
+    holder = np.empty(bound, dtype=np.int64)
+    holder[combined] = np.arange(len(combined))  # some row of each group: all share its keys
+    return holder[present], (np.cumsum(counts > 0) - 1)[combined], counts[present]
 
 
 def _typed(column: pa.Array | np.ndarray, type_: pa.DataType) -> pa.Array:
