@@ -44,8 +44,13 @@ class PlayedGame:
     tags: dict[str, str] = field(default_factory=dict)
 
     @cached_property
+    def actions(self) -> bytes:
+        """The history as bytes (every action id is below 256)."""
+        return bytes(self.history)
+
+    @cached_property
     def game_id(self) -> int:
-        return game_id(self.rules, self.players, self.history)
+        return game_id(self.rules, self.players, self.actions)
 
 
 def game_id(rules: RuleSet, players: int, history: Sequence[int]) -> int:
@@ -77,73 +82,13 @@ def _fast_path(rules: RuleSet) -> bool:
     return not (rules.last_castle or rules.score_as_you_go)
 
 
-def _group_starts(keys: np.ndarray) -> np.ndarray:
-    """For each element, the index where its run of equal (sorted) keys begins."""
+def _per_group_index(keys: np.ndarray) -> np.ndarray:
+    """0-based position of each element within its run of equal (sorted) keys."""
     if not len(keys):
         return keys.copy()
     starts = np.r_[0, np.nonzero(np.diff(keys))[0] + 1]
-    return np.repeat(starts, np.diff(np.r_[starts, len(keys)]))
-
-
-def _per_group_index(keys: np.ndarray) -> np.ndarray:
-    """0-based position of each element within its run of equal (sorted) keys."""
-    return np.arange(len(keys)) - _group_starts(keys)
-
-
-def _legal_counts(
-    players: int, rules: RuleSet, game: np.ndarray, epoch: np.ndarray, seat: np.ndarray,
-    kind: np.ndarray, piece: np.ndarray,
-) -> np.ndarray:
-    """How many legal actions each mover had, for the turns of games with these rules and
-    player count (whole epochs that fill the board, in order)."""
-    setup = Game(players, rules)
-    return _count_legal(
-        game, epoch, seat, kind, piece, np.asarray(setup.castle_counts),
-        np.asarray(setup.full_supply), rules.cells, rules.no_luck,
-        players if rules.starting_tiles else 0,
-    )  # fmt: skip
-
-
-@numba.njit(cache=True)
-def _count_legal(game, epoch, seat, kind, piece, castle_counts, full_supply, cells, no_luck,
-                 dealt):  # fmt: skip
-    """Turn by turn: empty cells × (castle ranks in stock + an unplayed starting tile), plus
-    the tiles that can be drawn (one draw, or in no-luck one per kind left); 1 for a pass.
-    Rank-1 castles come back after every epoch, the others are spent for the game."""
-    legal = np.empty(len(kind), dtype=np.int64)
-    stock = np.zeros((SEATS, 4), dtype=np.int64)
-    started = np.zeros(SEATS, dtype=np.bool_)
-    supply = full_supply.copy()
-    left = empty = 0
-    for i in range(len(kind)):
-        if i == 0 or game[i] != game[i - 1]:
-            stock[:, :] = castle_counts
-        if i == 0 or game[i] != game[i - 1] or epoch[i] != epoch[i - 1]:
-            stock[:, 0] = castle_counts[0]
-            started[:] = dealt == 0
-            supply[:] = full_supply
-            left = full_supply.sum() - dealt
-            empty = cells
-        s = seat[i]
-        options = 0 if started[s] else 1
-        for rank in range(4):
-            options += stock[s, rank] > 0
-        draws = 0
-        if no_luck:
-            for tile in range(len(supply)):
-                draws += supply[tile] > 0
-        elif left > 0:
-            draws = 1
-        legal[i] = max(empty * options + draws, 1)
-        if kind[i] == CASTLE:
-            stock[s, (piece[i] - pieces.CASTLE_BASE) & 3] -= 1
-        elif kind[i] == START:
-            started[s] = True
-        elif kind[i] == DRAW:
-            supply[piece[i]] -= 1
-            left -= 1
-        empty -= kind[i] != PASS
-    return legal
+    counts = np.diff(np.r_[starts, len(keys)])
+    return np.arange(len(keys)) - np.repeat(starts, counts)
 
 
 def epoch_gains(games: Sequence[PlayedGame]) -> np.ndarray:
@@ -155,105 +100,110 @@ def epoch_gains(games: Sequence[PlayedGame]) -> np.ndarray:
     return gains
 
 
-def _vector_turns(
-    games: Sequence[PlayedGame], indexes: np.ndarray, start_gold: np.ndarray
+def _read_fast(
+    games: Sequence[PlayedGame], indexes: np.ndarray, gold: np.ndarray
 ) -> tuple[Turns, np.ndarray]:
-    """Read the turns of games with the same rules and player count straight from their
-    actions; also the starting tiles dealt, as (games, epochs, SEATS)."""
-    first_game = games[indexes[0]]
-    players, rules = first_game.players, first_game.rules
-    n = rules.cells
-    no_luck = rules.no_luck
-    epochs = rules.epochs
+    """The turns of the given games (whose every epoch fills the board), read straight from
+    their actions, in one pass; also the starting tiles dealt, as (games, epochs, SEATS)."""
+    setups: dict[tuple[int, RuleSet], int] = {}
+    setup = np.array([setups.setdefault((games[i].players, games[i].rules), len(setups))
+                      for i in indexes])  # fmt: skip
+    shapes = [Game(players, rules) for players, rules in setups]
+    history = np.frombuffer(b"".join(games[i].actions for i in indexes), dtype=np.uint8)
     lengths = np.array([len(games[i].history) for i in indexes])
-    actions = itertools.chain.from_iterable(games[i].history for i in indexes)
-    h = np.fromiter(actions, dtype=np.int16, count=int(lengths.sum()))
-    local = np.repeat(np.arange(len(indexes)), lengths)
-    offsets = np.r_[0, np.cumsum(lengths)[:-1]]
+    columns, deals = _read_turns(
+        history.astype(np.int64), np.r_[0, np.cumsum(lengths)], gold[indexes], setup,
+        np.array([[g.players, g.rules.cells, g.rules.epochs, g.rules.no_luck,
+                   g.players if g.rules.starting_tiles else 0] for g in shapes]),
+        np.array([g.castle_counts for g in shapes]), np.array([g.full_supply for g in shapes]),
+    )  # fmt: skip
+    turns = Turns(*columns)
+    turns.game = indexes[turns.game]
+    return turns, deals
 
-    draw = 6 * n
-    pass_ = 6 * n + 1
-    picks = np.nonzero(h >= 6 * n + 2)[0] if no_luck else np.nonzero(h == draw)[0]
-    secondary = np.zeros(len(h), dtype=bool)
-    tile_at = picks + (0 if no_luck else 1)
-    place_at = picks + (1 if no_luck else 2)
-    if not no_luck:
-        secondary[tile_at] = True
-    secondary[place_at] = True
-    position = np.nonzero(~secondary)[0]
-    value = h[position]
-    game = local[position]
-    nonpass = value != pass_
-    counted = np.cumsum(nonpass)
-    counted -= np.r_[0, counted][np.searchsorted(position, offsets)][game]
 
-    headers = [players + 1, players, players] if not no_luck else [1, 0, 0]
-    headers += headers[-1:] * (epochs - 3)
-    epoch = np.ones(len(position), dtype=np.int8)
-    header_index = np.full(len(position), -1)
-    end = 0
-    for e in range(epochs):
-        header_start = end
-        end = header_start + headers[e] + n
-        in_epoch = (counted > header_start) & (counted <= end)
-        epoch[in_epoch] = e + 1
-        is_header = in_epoch & nonpass & (counted <= header_start + headers[e])
-        header_index[is_header] = counted[is_header] - header_start - 1
-    is_header = header_index >= 0
+@numba.njit(cache=True)
+def _read_turns(history, offsets, gold, setup, shape, castle_counts, full_supply):
+    """Walk each game's actions the way the engine plays them when every epoch fills the
+    board. Game g follows `shape[setup[g]]`: (players, cells, epochs, no-luck, deals per epoch)
+    with its castles and tile supply; per epoch come the deals, in epoch 1 the first seat
+    (later the richest, ties to the earliest in the last turn order), then turns clockwise
+    until no cell is empty.
 
-    count = len(indexes)
-    deals = np.zeros((count, epochs + 1, SEATS), dtype=np.int16)
-    first = np.zeros((count, epochs + 1), dtype=np.int64)
-    dealt = is_header & (header_index < (0 if no_luck else players))
-    deals[game[dealt], epoch[dealt] - 1, header_index[dealt]] = value[dealt]
-    chosen_first = is_header & (epoch == 1) & (header_index == (0 if no_luck else players))
-    first[game[chosen_first], 0] = value[chosen_first]
-    gold = start_gold[indexes]
-    for e in range(1, epochs):
-        order = (np.arange(players) - first[:, e - 1, None]) % players
-        seat_gold = gold[:, e, :players]
-        richest = seat_gold == seat_gold.max(axis=1, keepdims=True)
-        first[:, e] = np.argmin(np.where(richest, order, players), axis=1)
-
-    turn_mask = ~is_header
-    position, value, game, epoch = (
-        position[turn_mask],
-        value[turn_mask],
-        game[turn_mask],
-        epoch[turn_mask],
-    )
-    turn = _per_group_index(game * (epochs + 1) + epoch)
-    seat = (first[game, epoch - 1] + turn) % players
-    kind = np.select(
-        [value < 4 * n, value < 5 * n, value == pass_], [CASTLE, START, PASS], default=DRAW
-    )
-    follow = np.minimum(position + (1 if no_luck else 2), len(h) - 1)
-    cell = np.select(
-        [kind == CASTLE, kind == START, kind == DRAW],
-        [value % n, value - 4 * n, h[follow] - 5 * n],
-        default=-1,
-    )
-    drawn_tile = value - 6 * n - 2 if no_luck else h[np.minimum(position + 1, len(h) - 1)]
-    piece = np.select(
-        [kind == CASTLE, kind == START, kind == DRAW],
-        [pieces.CASTLE_BASE + 4 * seat + value // n, deals[game, epoch - 1, seat], drawn_tile],
-        default=0,
-    )
-    action = np.where(kind == DRAW, 5 * n + cell, value)
-    legal = _legal_counts(players, rules, game, epoch, seat, kind, piece)
-    turns = Turns(
-        game=indexes[game],
-        epoch=epoch,
-        turn=turn + 1,
-        seat=seat,
-        kind=kind,
-        cell=cell,
-        piece=piece,
-        action=action,
-        legal=legal,
-        gold_before=gold[game, epoch - 1, seat],
-    )
-    return turns, deals[:, :epochs]
+    Every turn's legal actions are counted as the engine lists them: empty cells × (castle
+    ranks in stock + an unplayed starting tile), plus the tiles that can be drawn (one draw, or
+    in no-luck one per kind left); 1 for a pass. Rank-1 castles come back after every epoch."""
+    size = len(history)
+    columns = np.empty((10, size), dtype=np.int64)
+    game, epoch, turn, seat, kind, cell, piece, action, legal, gold_before = columns
+    deals = np.zeros((len(offsets) - 1, shape[:, 2].max(), SEATS), dtype=np.int64)
+    stock = np.zeros((SEATS, 4), dtype=np.int64)
+    started = np.zeros(SEATS, dtype=np.bool_)
+    supply = np.zeros(full_supply.shape[1], dtype=np.int64)
+    count = 0
+    for g in range(len(offsets) - 1):
+        players, cells, epochs, no_luck, dealt = shape[setup[g]]
+        i = offsets[g]
+        stock[:, :] = castle_counts[setup[g]]
+        first = 0
+        for e in range(epochs):
+            for s in range(dealt):
+                deals[g, e, s] = history[i]
+                i += 1
+            if e == 0:
+                first = history[i]
+                i += 1
+            else:
+                richest = first
+                for k in range(players):
+                    s = (first + k) % players
+                    if gold[g, e, s] > gold[g, e, richest]:
+                        richest = s
+                first = richest
+            stock[:, 0] = castle_counts[setup[g], 0]
+            started[:] = dealt == 0
+            supply[:] = full_supply[setup[g]]
+            left = supply.sum() - dealt
+            empty = cells
+            t = 0
+            while empty > 0:
+                s = (first + t) % players
+                options = 0 if started[s] else 1
+                for rank in range(4):
+                    options += stock[s, rank] > 0
+                draws = 0
+                if no_luck:
+                    for tile in range(len(supply)):
+                        draws += supply[tile] > 0
+                elif left > 0:
+                    draws = 1
+                a = history[i]
+                i += 1
+                game[count], epoch[count], turn[count], seat[count] = g, e + 1, t + 1, s
+                legal[count] = max(empty * options + draws, 1)
+                gold_before[count] = gold[g, e, s]
+                action[count] = a
+                if a < 4 * cells:
+                    kind[count], cell[count] = CASTLE, a % cells
+                    piece[count] = pieces.CASTLE_BASE + 4 * s + a // cells
+                    stock[s, a // cells] -= 1
+                elif a < 5 * cells:
+                    kind[count], cell[count], piece[count] = START, a - 4 * cells, deals[g, e, s]
+                    started[s] = True
+                elif a == 6 * cells + 1:
+                    kind[count], cell[count], piece[count] = PASS, -1, 0
+                else:  # a draw: (no-luck: the chosen tile) or the draw, the tile, then its cell
+                    tile = a - 6 * cells - 2 if no_luck else history[i]
+                    i += 0 if no_luck else 1
+                    kind[count], cell[count], piece[count] = DRAW, history[i] - 5 * cells, tile
+                    action[count] = history[i]
+                    i += 1
+                    supply[tile] -= 1
+                    left -= 1
+                empty -= kind[count] != PASS
+                t += 1
+                count += 1
+    return columns[:, :count], deals
 
 
 def replay_turns(game: PlayedGame) -> tuple[list[tuple[int, ...]], list[int]]:
@@ -306,35 +256,29 @@ def replayed_turns(
     return Turns(*columns), deals
 
 
-def extract_turns(
-    games: Sequence[PlayedGame], gains: np.ndarray
-) -> tuple[Turns, list[list[int]]]:
+def extract_turns(games: Sequence[PlayedGame], gains: np.ndarray) -> tuple[Turns, np.ndarray]:
     """Every turn of every game (which gained `gains`, as `epoch_gains` gives them), ordered
-    by game (batch order), then ply; and per game the starting tiles dealt, seat by seat, epoch
-    after epoch."""
-    start = np.array([[g.rules.start_gold] * SEATS for g in games], dtype=np.int32)
-    start_gold = start[:, None, :] + np.cumsum(np.concatenate([np.zeros_like(gains[:, :1]), gains], 1), 1)
+    by game (batch order), then ply; and the starting tiles dealt, (games, epochs, SEATS), 0
+    where none was."""
+    start = np.array([g.rules.start_gold for g in games], dtype=np.int32)[:, None, None]
+    gold = start + np.cumsum(np.concatenate([np.zeros_like(gains[:, :1]), gains], 1), 1)
+    deals = np.zeros((len(games), gains.shape[1], SEATS), dtype=np.int64)
+    fast = np.array([_fast_path(g.rules) for g in games], dtype=bool)
     parts: list[Turns] = []
-    groups: dict[tuple[int, RuleSet], list[int]] = {}
-    slow = []
-    for index, game in enumerate(games):
-        if _fast_path(game.rules):
-            groups.setdefault((game.players, game.rules), []).append(index)
-        else:
-            slow.append(index)
-    deals: list[list[int]] = [[] for _ in games]
-    for indexes in groups.values():
-        turns, dealt = _vector_turns(games, np.asarray(indexes), start_gold)
+    if fast.any():
+        turns, dealt = _read_fast(games, np.nonzero(fast)[0], gold)
+        deals[fast, : dealt.shape[1]] = dealt
         parts.append(turns)
-        if games[indexes[0]].rules.starting_tiles:
-            for row, index in enumerate(indexes):
-                played = len(games[index].epoch_gains)
-                deals[index] = dealt[row, :played, : games[index].players].ravel().tolist()
-    if slow:
+    if not fast.all():
+        slow = np.nonzero(~fast)[0]
         turns, dealt = replayed_turns(games, slow)
-        parts.append(turns)
         for index, tiles in zip(slow, dealt, strict=True):
-            deals[index] = tiles
+            deals[index, : len(tiles) // games[index].players, : games[index].players] = (
+                np.reshape(tiles, (-1, games[index].players))
+            )
+        parts.append(turns)
+    if len(parts) == 1:
+        return parts[0], deals
     names = Turns.__dataclass_fields__
     merged = Turns(*(np.concatenate([getattr(p, f) for p in parts]) for f in names))
     order = np.argsort(merged.game, kind="stable")  # each game's turns are in order already
@@ -353,6 +297,13 @@ def _dictionary(indices: np.ndarray, names: Sequence[str], null: np.ndarray | No
 
 def _int(values: np.ndarray, kind: str, null: np.ndarray | None = None) -> pa.Array:
     return pa.array(values.astype(kind), mask=null)
+
+
+def _deals(deals: np.ndarray) -> pa.ListArray:
+    """Each game's starting tiles dealt, seat by seat, epoch after epoch (codes, 0 = none)."""
+    dealt = deals.reshape(len(deals), -1)
+    offsets = np.r_[0, np.cumsum((dealt > 0).sum(axis=1))].astype(np.int32)
+    return pa.ListArray.from_arrays(offsets, pa.array(dealt[dealt > 0].astype(np.uint8)))
 
 
 def _tags(games: Sequence[PlayedGame]) -> pa.MapArray:
@@ -406,16 +357,15 @@ def _games_table(games, ids, turns: Turns, deals, created: datetime) -> pa.Table
     first_turns = np.r_[0, np.cumsum(plies)[:-1]]
     first_seat = turns.seat[np.minimum(first_turns, max(len(turns.seat) - 1, 0))]
     editions = sorted({g.rules.edition for g in games})
-    variants = sorted({g.rules.variant_text() for g in games})
+    rules = {g.rules: g.rules.variant_text() for g in games}
+    variants = sorted(set(rules.values()))
     seeds = np.array([g.seed if g.seed is not None else 0 for g in games], dtype=np.int64)
     return _table(
         "games",
         [
             pa.array(ids),
             _dictionary(np.array([editions.index(g.rules.edition) for g in games]), editions),
-            _dictionary(
-                np.array([variants.index(g.rules.variant_text()) for g in games]), variants
-            ),
+            _dictionary(np.array([variants.index(rules[g.rules]) for g in games]), variants),
             _int(np.array([g.players for g in games]), "int8"),
             pa.array(seeds, mask=np.array([g.seed is None for g in games])),
             _dictionary(first_seat, SEAT_NAMES),
@@ -423,7 +373,7 @@ def _games_table(games, ids, turns: Turns, deals, created: datetime) -> pa.Table
             pa.array([created] * count, type=pa.timestamp("ms", tz="UTC")),
             _dictionary(np.zeros(count), [ENGINE_VERSION]),
             _tags(games),
-            pa.array(deals, type=pa.list_(pa.uint8())),
+            _deals(deals),
         ],
     )
 
@@ -444,17 +394,13 @@ def _seats_table(games, ids, players, final, turns: Turns) -> pa.Table:
     first = turns.seat[np.minimum(first_turn, max(len(turns.seat) - 1, 0))]
     position = (np.arange(SEATS) - first[:, None]) % players[:, None] + 1
 
-    game_index, seat = np.nonzero(mask)
-    names = [games[g].players_names[s] for g, s in zip(game_index, seat, strict=True)]
-    agents = sorted({a for g in games for a in g.agents if a})
-    agent_codes = np.array(
-        [
-            agents.index(games[g].agents[s]) if games[g].agents[s] else 0
-            for g, s in zip(game_index, seat, strict=True)
-        ],
-        dtype=np.int8,
-    )
-    no_agent = np.array([games[g].agents[s] is None for g, s in zip(game_index, seat, strict=True)])
+    game_index, seat = np.nonzero(mask)  # game by game, seat by seat
+    names = [name for g in games for name in g.players_names]
+    seat_agents = [agent for g in games for agent in g.agents]
+    agents = sorted({a for a in seat_agents if a})
+    code = {agent: index for index, agent in enumerate(agents)}
+    agent_codes = np.array([code.get(agent, 0) for agent in seat_agents], dtype=np.int8)
+    no_agent = np.array([agent is None for agent in seat_agents], dtype=bool)
     return _table(
         "seats",
         [

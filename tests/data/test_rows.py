@@ -184,7 +184,8 @@ def test_fast_turn_reading_matches_engine_replay(rules):
         )
     fast, fast_deals = rows.extract_turns(games, rows.epoch_gains(games))
     slow, slow_deals = rows.replayed_turns(games, range(len(games)))
-    assert fast_deals == slow_deals
+    dealt = fast_deals.reshape(len(games), -1)
+    assert [row[row > 0].tolist() for row in dealt] == slow_deals
     for name in fast.__dataclass_fields__:
         assert np.array_equal(getattr(fast, name), getattr(slow, name)), name
 
