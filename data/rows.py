@@ -10,11 +10,10 @@ had; other games are replayed action by action through the engine. Either way th
 from __future__ import annotations
 
 import hashlib
-import itertools
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from functools import cached_property
 from datetime import datetime
+from functools import cached_property
 
 import numba
 import numpy as np
@@ -273,8 +272,8 @@ def extract_turns(games: Sequence[PlayedGame], gains: np.ndarray) -> tuple[Turns
         slow = np.nonzero(~fast)[0]
         turns, dealt = replayed_turns(games, slow)
         for index, tiles in zip(slow, dealt, strict=True):
-            deals[index, : len(tiles) // games[index].players, : games[index].players] = (
-                np.reshape(tiles, (-1, games[index].players))
+            deals[index, : len(tiles) // games[index].players, : games[index].players] = np.reshape(
+                tiles, (-1, games[index].players)
             )
         parts.append(turns)
     if len(parts) == 1:
