@@ -175,9 +175,10 @@ class _Batch:
         self.epoch = self.moves["epoch"].to_numpy()
         turn = self.moves["turn"].to_numpy().astype(np.int64)
         self.turn = turn
-        turns = np.zeros((len(ids), int(self.epoch.max(initial=0)) + 1), dtype=np.int64)
-        np.maximum.at(turns, (self.move_game, self.epoch), turn)
-        self.epoch_turns = turns[self.move_game, self.epoch]
+        # moves come game by game, turn by turn: an epoch's last row holds its turn count
+        ends = np.r_[np.nonzero(np.diff(self.move_game * 256 + self.epoch))[0], len(turn) - 1]
+        ends = ends[ends >= 0]  # none without moves
+        self.epoch_turns = np.repeat(turn[ends], np.diff(np.r_[-1, ends]))
 
     @cached_property
     def tile_rows(self) -> np.ndarray:
