@@ -18,20 +18,16 @@ from data.aggregates import aggregate_names
 from data.lake import PART
 from data.schema import KINDS, NO_IMPACT, PIECE_TOKENS, TABLES
 from engine import pieces
+from engine.geometry import geometry
 
-# The game views, over the stored tables named in braces. `_moves` is every stored turn, its
-# codes named (the lists in braces, from data/schema.py), with what follows from it; castles and
-# tiles on the final boards are its castle and tile turns.
-GAME_VIEWS = """
-CREATE VIEW games AS SELECT * FROM {games};
-CREATE VIEW seats AS SELECT * FROM {seats};
-CREATE VIEW epoch_scores AS SELECT * FROM {epoch_scores};
-CREATE VIEW _moves AS
-SELECT game_id, epoch, ply, turn,
+# A stored turn's columns, its codes named (the lists in braces, from data/schema.py), with what
+# follows from it: the select list of every view over `moves` (castle and tile views filter the
+# stored kind code first, so the files skip the other turns).
+DECODED_MOVES = """
+       game_id, epoch, ply, turn,
        chr(CAST(65 + m.seat AS INTEGER)) AS seat,
        {kinds}[m.kind + 1] AS kind,
-       CASE WHEN m.cell >= 0 THEN chr(CAST(97 + m.cell % 6 AS INTEGER)) || (m.cell // 6 + 1)
-       END AS cell,
+       {cells}[m.cell + 2] AS cell,
        CASE WHEN m.cell >= 0 THEN CAST(m.cell // 6 + 1 AS TINYINT) END AS cell_row,
        CASE WHEN m.cell >= 0 THEN CAST(m.cell % 6 + 1 AS TINYINT) END AS cell_column,
        {tokens}[m.piece + 1] AS piece,
@@ -46,7 +42,15 @@ SELECT game_id, epoch, ply, turn,
        nullif(impact_a, {no_impact}) AS impact_a, nullif(impact_b, {no_impact}) AS impact_b,
        nullif(impact_c, {no_impact}) AS impact_c, nullif(impact_d, {no_impact}) AS impact_d,
        source, batch_id
-FROM {moves} m;
+"""
+
+# The game views, over the stored tables named in braces (and the moves' select list). `_moves`
+# is every stored turn; castles and tiles on the final boards are its castle and tile turns.
+GAME_VIEWS = """
+CREATE VIEW games AS SELECT * FROM {games};
+CREATE VIEW seats AS SELECT * FROM {seats};
+CREATE VIEW epoch_scores AS SELECT * FROM {epoch_scores};
+CREATE VIEW _moves AS SELECT {decoded} FROM {moves} m;
 CREATE VIEW moves AS
 SELECT game_id, epoch, ply, turn, seat, kind, cell, cell_row, cell_column, piece, castle_rank,
        tile_value, action, legal_actions, gold_before, source, batch_id
@@ -55,17 +59,16 @@ CREATE VIEW castles AS
 SELECT game_id, epoch, seat, cell, cell_row, cell_column, castle_rank AS rank, effective_rank,
        turn, row_gold, column_gold, CAST(row_gold + column_gold AS SMALLINT) AS gold,
        source, batch_id
-FROM _moves WHERE kind = 'castle';
+FROM (SELECT {decoded} FROM {moves} m WHERE m.kind = 0);
 CREATE VIEW tile_placements AS
 SELECT game_id, epoch, cell, cell_row, cell_column, piece AS tile, seat AS placer,
        CASE kind WHEN 'draw' THEN 'drawn' ELSE 'start' END AS placed_by, turn,
        CAST(least(5, (CAST(turn AS INTEGER) - 1) * 5 // turns_in_epoch + 1) AS TINYINT)
            AS timing,
        impact_a, impact_b, impact_c, impact_d, source, batch_id
-FROM _moves
+FROM (SELECT {decoded} FROM {moves} m WHERE m.kind IN (1, 2))
 JOIN (SELECT game_id, epoch, max(turn) AS turns_in_epoch FROM {moves} GROUP BY ALL)
-    USING (game_id, epoch)
-WHERE kind IN ('draw', 'start');
+    USING (game_id, epoch);
 CREATE VIEW tile_impacts AS
 SELECT game_id, epoch, cell, cell_row, cell_column, tile, placer, placed_by, turn, timing,
        seat, impact, source, batch_id
@@ -125,6 +128,7 @@ def _sql_list(values) -> str:
 
 _CODE_LISTS = {
     "kinds": _sql_list(KINDS),
+    "cells": _sql_list([None] + [geometry(5, 6).cell_name(cell) for cell in range(30)]),
     "tokens": _sql_list(PIECE_TOKENS),
     "values": _sql_list(pieces.TILE_VALUE[: pieces.CASTLE_BASE]),
     "no_impact": NO_IMPACT,
@@ -149,7 +153,7 @@ def _files_source(name: str, paths: list[Path]) -> str:
 
 def game_view_statements(sources: dict[str, str]) -> list[str]:
     """The game views (and `cells` and the macros), each stored table read from `sources`."""
-    text = GAME_VIEWS.format(**sources, **_CODE_LISTS)
+    text = GAME_VIEWS.format(**sources, decoded=DECODED_MOVES.format(**_CODE_LISTS))
     return [s for s in (text + ";" + MACROS).split(";") if s.strip()]
 
 
