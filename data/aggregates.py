@@ -66,7 +66,8 @@ def all_tables() -> tuple[str, ...]:
 
 # ---------------------------------------------------------------------------- grouping
 
-Key = tuple[np.ndarray, pa.Array]  # a code per row, and the value each code stands for
+# A code per row, and the value each code stands for: one column, or a table of several.
+Key = tuple[np.ndarray, pa.Array | pa.Table]
 
 
 def _key(column: pa.ChunkedArray | pa.Array) -> Key:
@@ -101,6 +102,29 @@ def _take(key: Key, rows: np.ndarray) -> Key:
     return key[0][rows], key[1]
 
 
+def _composite(keys: Sequence[Key]) -> Key:
+    """Keys of the same rows as one: a code per distinct combination, and a table of their
+    values (grouping by it costs one key, not one per column)."""
+    combined = np.zeros(len(keys[0][0]), dtype=np.int64)
+    for codes, values in keys:
+        combined = combined * len(values) + codes
+    _, first, codes = np.unique(combined, return_index=True, return_inverse=True)
+    return codes, pa.table(_value_columns([_take(key, first) for key in keys]))
+
+
+def _value_columns(keys: Sequence[Key]) -> dict[str, pa.Array]:
+    """The values of every key at its codes, a column each (a table key gives several)."""
+    columns = {}
+    for codes, values in keys:
+        taken = values.take(codes)
+        parts = (
+            [c.combine_chunks() for c in taken.columns] if isinstance(taken, pa.Table) else [taken]
+        )
+        for part in parts:
+            columns[f"k{len(columns)}"] = part
+    return columns
+
+
 def _aggregate(name: str, keys: Sequence[Key], sums: Sequence[np.ndarray]) -> pa.Table:
     """One row per distinct combination of the keys: the keys, the row count, then the sum of
     each of `sums` (cast to the aggregate's SQL column types)."""
@@ -113,7 +137,7 @@ def _aggregate(name: str, keys: Sequence[Key], sums: Sequence[np.ndarray]) -> pa
         combined = combined * len(values) + codes
         bound *= len(values)
     first, inverse, counts = _groups(combined, bound)
-    columns = [values.take(codes[first]) for codes, values in keys]
+    columns = list(_value_columns([_take(key, first) for key in keys]).values())
     columns.append(counts.astype(np.int64))
     columns += [np.bincount(inverse, weights=s, minlength=len(first)) for s in sums]
     schema = aggregate_schemas()[name]
@@ -164,8 +188,17 @@ class _Batch:
         )
         self.win_share = self.seats["win_share"].to_numpy().astype(np.float64)
         self.players = self.games["players"].to_numpy().astype(np.int64)
-        self.game_keys = [_key(self.games[c]) for c in ("edition", "variant", "players", "created")]
-        self.seat_keys = [_key(self.seats[c]) for c in ("agent", "player")]
+        self.edition = _key(self.games["edition"])
+        self.rules = _composite(  # each game's rules and date
+            [_key(self.games[c]) for c in ("edition", "variant", "players", "created")]
+        )
+        self.owner = _composite(  # each seat's rules and date, agent and player
+            [
+                _take(self.rules, self.seat_game),
+                _key(self.seats["agent"]),
+                _key(self.seats["player"]),
+            ]
+        )
         self.move_game = self.game_of(self.moves)
         self.move_letter = self.moves["seat"].to_numpy().astype(np.int64)
         self.move_seat = self.seat_row[self.move_game, self.move_letter]
@@ -199,9 +232,9 @@ class _Batch:
     def letter(column: pa.ChunkedArray) -> np.ndarray:
         return _mapped(_key(column), lambda seat: SEAT_LETTERS.index(seat) if seat else 0)
 
-    def owner_keys(self, games: np.ndarray, seats: np.ndarray) -> list[Key]:
-        """The game's rules and date, then the seat's agent and player."""
-        return [_take(k, games) for k in self.game_keys] + [_take(k, seats) for k in self.seat_keys]
+    def owner_keys(self, seats: np.ndarray) -> list[Key]:
+        """The seats' game's rules and date, then their agent and player."""
+        return [_take(self.owner, seats)]
 
     def moves_of(self, kinds: tuple[str, ...]) -> np.ndarray:
         return np.nonzero(_mapped(self.kind, lambda kind: kind in kinds, bool))[0]
@@ -217,7 +250,7 @@ def _castles(batch: _Batch) -> pa.Table:
     gold = batch.column("row_gold", rows) + batch.column("column_gold", rows)
     unit = gold / batch.column("effective_rank", rows)
     win = batch.win_share[batch.move_seat[rows]]
-    keys = batch.owner_keys(batch.move_game[rows], batch.move_seat[rows])
+    keys = batch.owner_keys(batch.move_seat[rows])
     keys += [_numbers(batch.epoch[rows], pa.int8()), _take(batch.cell, rows)]
     keys.append(_numbers(rank, pa.int8()))
     return _aggregate("agg_castles", keys, [gold, gold**2, unit, unit**2, win, win**2])
@@ -237,7 +270,7 @@ def _piece_kind(token: str | None) -> str | None:
 def _cells(batch: _Batch) -> pa.Table:
     rows = batch.moves_of(("castle", "draw", "start"))
     fill = (batch.turn[rows] - 1) / np.maximum(batch.epoch_turns[rows] - 1, 1)
-    keys = batch.owner_keys(batch.move_game[rows], batch.move_seat[rows])
+    keys = batch.owner_keys(batch.move_seat[rows])
     keys += [_numbers(batch.epoch[rows], pa.int8()), _take(batch.cell, rows)]
     keys.append(_take(_relabel(batch.piece, _piece_kind), rows))
     return _aggregate("agg_cells", keys, [fill, fill**2])
@@ -246,7 +279,7 @@ def _cells(batch: _Batch) -> pa.Table:
 def _epochs(batch: _Batch) -> pa.Table:
     epoch = batch.epoch_scores["epoch"].to_numpy().astype(np.int64)
     pairs = np.unique(batch.game_of(batch.epoch_scores) * 256 + epoch)
-    keys = [_take(k, pairs // 256) for k in batch.game_keys]
+    keys = [_take(batch.rules, pairs // 256)]
     return _aggregate("agg_epochs", [*keys, _numbers(pairs % 256, pa.int8())], [])
 
 
@@ -258,7 +291,7 @@ def _scores(batch: _Batch) -> pa.Table:
     value, codes = np.unique(np.concatenate([final, margin, margin[margin >= 0]]),
                              return_inverse=True)  # fmt: skip
     metric = np.repeat([0, 1, 2], [len(final), len(final), int((margin >= 0).sum())])
-    keys = batch.owner_keys(batch.seat_game[seat], seat)
+    keys = batch.owner_keys(seat)
     keys += [(metric, pa.array(["final_gold", "margin", "victory_margin"])),
              (codes, pa.array(value, type=pa.int16()))]  # fmt: skip
     return _aggregate("agg_scores", keys, [])
@@ -266,7 +299,7 @@ def _scores(batch: _Batch) -> pa.Table:
 
 def _seats(batch: _Batch) -> pa.Table:
     every = np.arange(batch.seats.num_rows)
-    keys = batch.owner_keys(batch.seat_game, every)
+    keys = batch.owner_keys(every)
     keys += [_key(batch.seats["seat"]), _key(batch.seats["turn_position"])]
     utility = batch.seats["utility"].to_numpy()
     partial = ((utility + np.float32(1)) / np.float32(2)).astype(np.float64)  # FLOAT, as SQL
@@ -277,10 +310,10 @@ def _seats(batch: _Batch) -> pa.Table:
 def _swings(batch: _Batch, rows: np.ndarray) -> list[np.ndarray]:
     """What to sum of a tile's impact on its placer, on the opponents, and the net swing."""
     impacts = np.stack([batch.column(f"impact_{s.lower()}", rows) for s in SEAT_LETTERS], axis=1)
-    impacts[impacts == NO_IMPACT] = np.nan
+    impacts[impacts == NO_IMPACT] = 0  # seats not in the game
     own = impacts[np.arange(len(rows)), batch.move_letter[rows]]
-    total = np.nansum(impacts, axis=1)
-    total_sq = np.nansum(impacts**2, axis=1)
+    total = impacts.sum(axis=1)
+    total_sq = (impacts**2).sum(axis=1)
     opponents = batch.players[batch.move_game[rows]] - 1
     others = total - own
     net = own - others / opponents
@@ -289,7 +322,7 @@ def _swings(batch: _Batch, rows: np.ndarray) -> list[np.ndarray]:
 
 def _tile_cells(batch: _Batch) -> pa.Table:
     rows = batch.tile_rows
-    keys = batch.owner_keys(batch.move_game[rows], batch.move_seat[rows])
+    keys = batch.owner_keys(batch.move_seat[rows])
     keys += [_numbers(batch.epoch[rows], pa.int8()), _take(batch.cell, rows)]
     keys.append(_take(batch.piece, rows))
     return _aggregate("agg_tile_cells", keys, batch.tile_swings)
@@ -298,7 +331,7 @@ def _tile_cells(batch: _Batch) -> pa.Table:
 def _tile_kinds(batch: _Batch) -> pa.Table:
     rows = batch.tile_rows
     timing = np.minimum(5, (batch.turn[rows] - 1) * 5 // batch.epoch_turns[rows] + 1)
-    keys = batch.owner_keys(batch.move_game[rows], batch.move_seat[rows])
+    keys = batch.owner_keys(batch.move_seat[rows])
     keys += [_numbers(batch.epoch[rows], pa.int8()), _numbers(timing, pa.int8())]
     placed_by = _relabel(batch.kind, lambda kind: "drawn" if kind == "draw" else "start")
     keys += [_take(placed_by, rows), _take(batch.piece, rows)]
@@ -313,10 +346,10 @@ def _tile_use(batch: _Batch) -> pa.Table:
     placed[batch.move_seat[rows][tile >= 0], tile[tile >= 0]] = 1
     seat = np.repeat(np.arange(batch.seats.num_rows), len(TILE_KINDS))
     kind = np.tile(np.arange(len(TILE_KINDS)), batch.seats.num_rows)
-    wizard_edition = _mapped(batch.game_keys[0], lambda edition: edition == WIZARD_EDITION, bool)
+    wizard_edition = _mapped(batch.edition, lambda edition: edition == WIZARD_EDITION, bool)
     kept = (kind != TILE_KINDS.index("WZ")) | wizard_edition[batch.seat_game[seat]]
     seat, kind = seat[kept], kind[kept]
-    keys = batch.owner_keys(batch.seat_game[seat], seat)
+    keys = batch.owner_keys(seat)
     keys += [(kind, pa.array(TILE_KINDS)), (placed[seat, kind], pa.array([False, True]))]
     win = batch.win_share[seat]
     return _aggregate("agg_tile_use", keys, [win, win**2])
@@ -362,7 +395,7 @@ def _games(batch: _Batch) -> pa.Table:
 
     whole = present.any(axis=1) & np.isfinite(victory_margin) & (plies.sum(axis=1) > 0)
     kept = np.nonzero(whole)[0]  # games with scores, seats and moves, as the SQL's joins
-    keys = [_take(k, kept) for k in batch.game_keys]
+    keys = [_take(batch.rules, kept)]
     keys += [(line_up_codes[kept], pa.array(line_up_names)),
              (changes[kept], pa.array(np.arange(changes.max(initial=0) + 1), type=pa.int8())),
              (comeback[kept], pa.array([False, True]))]  # fmt: skip
