@@ -19,15 +19,13 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from data.schema import KINDS, NO_IMPACT, PIECE_TOKENS, TABLE_SCHEMAS, TABLES
-from engine.geometry import geometry
+from data.schema import CELL_NAMES, KINDS, NO_IMPACT, PIECE_TOKENS, TABLE_SCHEMAS, TABLES
 
 AGGREGATE_DIR = Path(__file__).with_name("aggregates")
 SEAT_LETTERS = "ABCD"
 TILE_KINDS = ("+1", "+2", "+3", "+4", "+5", "+6", "-1", "-2", "-3", "-4", "-5", "-6",
               "MT", "DR", "GM", "WZ")  # fmt: skip
 WIZARD_EDITION = "kingdoms-2011"
-CELL_NAMES = pa.array([geometry(5, 6).cell_name(cell) for cell in range(30)])
 
 
 @cache

@@ -1,10 +1,10 @@
 """Turn played games into the lake's tables (Arrow), many games at a time.
 
-A game arrives as its list of actions (the engine's history) plus who played it. The turns are
-read out of the actions with numpy for whole groups of games when the rules allow (every epoch
-fills the board: no last-castle, no score-as-you-go), with how many legal actions each mover
-had; other games are replayed action by action through the engine. Either way the rest
-(boards, castles, impacts, seats) is computed for the whole batch at once.
+A game arrives as its list of actions (the engine's history) plus who played it. The turns,
+with how many legal actions each mover had, are read out of the actions of every game in one
+compiled pass when the rules allow (every epoch fills the board: no last-castle, no
+score-as-you-go); other games are replayed action by action through the engine. Either way the
+rest (boards, castles, impacts, seats) is computed for the whole batch at once.
 """
 
 from __future__ import annotations

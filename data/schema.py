@@ -14,12 +14,14 @@ from __future__ import annotations
 import pyarrow as pa
 
 from engine import pieces
+from engine.geometry import geometry
 
 SCHEMA_VERSION = 4
 ENGINE_VERSION = "0.1.0"
 
 _DICT = pa.dictionary(pa.int8(), pa.string())
 KINDS = ("castle", "draw", "start", "pass")  # a stored move's `kind` is an index here
+CELL_NAMES = tuple(geometry(5, 6).cell_name(cell) for cell in range(30))  # `cell`: -1 for none
 PIECE_TOKENS = tuple(  # a stored `piece` is the engine's code, an index here (0: none)
     pieces.piece_token(code) if 0 < code <= pieces.WIZARD or code >= pieces.CASTLE_BASE else None
     for code in range(pieces.CASTLE_BASE + 4 * pieces.MAX_SEATS)

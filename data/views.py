@@ -16,9 +16,8 @@ from pathlib import Path
 
 from data.aggregates import aggregate_names
 from data.lake import PART
-from data.schema import KINDS, NO_IMPACT, PIECE_TOKENS, TABLES
+from data.schema import CELL_NAMES, KINDS, NO_IMPACT, PIECE_TOKENS, TABLES
 from engine import pieces
-from engine.geometry import geometry
 
 # A stored turn's columns, its codes named (the lists in braces, from data/schema.py), with what
 # follows from it: the select list of every view over `moves` (castle and tile views filter the
@@ -128,7 +127,7 @@ def _sql_list(values) -> str:
 
 _CODE_LISTS = {
     "kinds": _sql_list(KINDS),
-    "cells": _sql_list([None] + [geometry(5, 6).cell_name(cell) for cell in range(30)]),
+    "cells": _sql_list([None, *CELL_NAMES]),
     "tokens": _sql_list(PIECE_TOKENS),
     "values": _sql_list(pieces.TILE_VALUE[: pieces.CASTLE_BASE]),
     "no_impact": NO_IMPACT,
