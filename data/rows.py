@@ -73,7 +73,7 @@ class Turns:
     cell: np.ndarray  # -1 for a pass
     piece: np.ndarray  # 0 for a pass
     action: np.ndarray  # the action that completes the turn
-    legal: np.ndarray  # how many legal actions the mover had at the start of the turn
+    legal: np.ndarray  # the most legal actions the mover had at one decision of the turn
     gold_before: np.ndarray
 
 
@@ -131,7 +131,8 @@ def _read_turns(history, offsets, gold, setup, shape, castle_counts, full_supply
 
     Every turn's legal actions are counted as the engine lists them: empty cells × (castle
     ranks in stock + an unplayed starting tile), plus the tiles that can be drawn (one draw, or
-    in no-luck one per kind left); 1 for a pass. Rank-1 castles come back after every epoch."""
+    in no-luck one per kind left), 1 for a pass; for a draw, the most of that and the empty cells
+    where the tile can go. Rank-1 castles come back after every epoch."""
     size = len(history)
     columns = np.empty((10, size), dtype=np.int64)
     game, epoch, turn, seat, kind, cell, piece, action, legal, gold_before = columns
@@ -195,6 +196,7 @@ def _read_turns(history, offsets, gold, setup, shape, castle_counts, full_supply
                     tile = a - 6 * cells - 2 if no_luck else history[i]
                     i += 0 if no_luck else 1
                     kind[count], cell[count], piece[count] = DRAW, history[i] - 5 * cells, tile
+                    legal[count] = max(legal[count], empty)  # where the tile goes: any empty cell
                     action[count] = history[i]
                     i += 1
                     supply[tile] -= 1
@@ -207,7 +209,8 @@ def _read_turns(history, offsets, gold, setup, shape, castle_counts, full_supply
 
 def replay_turns(game: PlayedGame) -> tuple[list[tuple[int, ...]], list[int]]:
     """The turns of one game replayed through the engine, as (epoch, turn, seat, kind, cell,
-    piece, action, legal actions, gold_before) each, and the starting tiles dealt in order."""
+    piece, action, legal actions (the most at one of the turn's decisions), gold_before) each,
+    and the starting tiles dealt in order."""
     state = Game(game.players, game.rules).new_initial_state()
     n = state.cells
     turns, deals = [], []
@@ -235,6 +238,7 @@ def replay_turns(game: PlayedGame) -> tuple[list[tuple[int, ...]], list[int]]:
         elif phase == PLACE:
             assert pending is not None
             e, t, seat, legal, gold = pending
+            legal = max(legal, len(state.legal_actions()))  # where the drawn tile may go
             row = (DRAW, action - 5 * n, state.pending_tile, action, legal, gold)
             turns.append((e, t, seat, *row))
         state.apply_action(action)

@@ -13,6 +13,7 @@ from engine import pieces
 from engine.record import read_record_file
 from engine.scoring import score_breakdown
 from engine.turns import Turn, walk
+from tests.data.turns import most_legal_actions
 from tests.lakes import RECORDS
 
 TINY = ["2026-11-02-ann-bob.kgn", "2026-11-09-club-night.kgn"]
@@ -157,15 +158,15 @@ def test_unknown_parameter_is_refused(tiny):
 
 
 def test_decision_moves(tiny, games):
-    """Decision moves: the share of turns whose mover had more than one legal action, as the
-    engine lists them before each turn of the records."""
+    """Decision moves: the share of turns whose mover had more than one legal action at one
+    of its decisions, as the engine lists them along each turn of the records."""
     turns, decisions = defaultdict(int), defaultdict(int)
     for game in games:
         players = game["record"].game.players
         for item in walk(game["record"].game, game["state"].history):
             if isinstance(item, Turn):
                 turns[players] += 1
-                decisions[players] += len(item.before.legal_actions()) > 1
+                decisions[players] += most_legal_actions(item) > 1
     assert any(decisions[p] < turns[p] for p in turns)  # the records hold forced turns too
     expected = {p: decisions[p] / turns[p] for p in turns}
     summary = execute(tiny, "balance_summary")

@@ -17,6 +17,7 @@ from engine.rules import rule_set
 from engine.scoring import score_breakdown
 from engine.state import Game
 from engine.turns import Deal, Turn, walk
+from tests.data.turns import most_legal_actions
 
 LETTERS = pieces.SEAT_LETTERS
 
@@ -44,7 +45,7 @@ def _replay(row: dict) -> dict:
                 move.kind,
                 move.cell,
                 piece,
-                len(item.before.legal_actions()),
+                most_legal_actions(item),
                 item.before.gold[item.seat],
             )
         )
