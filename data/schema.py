@@ -5,7 +5,7 @@ the castles and tile impacts of the final boards, which are stored on the turns 
 them), so the files stay small. `moves`, by far the largest table, is stored as plain small
 integers without nulls (seat 0–3, kind 0–3, cell 0–29 or -1, the engine's piece code, 0 for
 "none" and `NO_IMPACT` for a seat without an impact), which Parquet writes about twice as fast
-than dictionaries and nulls; the views turn the codes back into names and NULLs.
+as dictionaries and nulls; the views turn the codes back into names and NULLs.
 `SCHEMA_VERSION` changes whenever a stored column is added, renamed or retyped.
 """
 
