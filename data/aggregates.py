@@ -19,7 +19,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from data.schema import CELL_NAMES, KINDS, NO_IMPACT, PIECE_TOKENS, TABLE_SCHEMAS, TABLES
+from data.schema import CELL_NAMES, KINDS, PIECE_TOKENS, TABLE_SCHEMAS, TABLES, VALUE_OFFSET
 
 AGGREGATE_DIR = Path(__file__).with_name("aggregates")
 SEAT_LETTERS = "ABCD"
@@ -240,12 +240,18 @@ class _Batch:
     def column(self, name: str, rows: np.ndarray, dtype=np.float64) -> np.ndarray:
         return self.moves[name].to_numpy(zero_copy_only=False)[rows].astype(dtype)
 
+    def value(self, name: str, rows: np.ndarray) -> np.ndarray:
+        """A stored gold or impact column's values (0 where there is none, as for the seats
+        not in the game: they add nothing)."""
+        stored = self.column(name, rows)
+        return np.where(stored > 0, stored - VALUE_OFFSET, 0)
+
 
 def _castles(batch: _Batch) -> pa.Table:
     rows = batch.moves_of(("castle",))
     piece = _take(batch.piece, rows)
     rank = _mapped(piece, lambda token: int(token[1:]) if _piece_kind(token) == "castle" else 0)
-    gold = batch.column("row_gold", rows) + batch.column("column_gold", rows)
+    gold = batch.value("row_gold", rows) + batch.value("column_gold", rows)
     unit = gold / batch.column("effective_rank", rows)
     win = batch.win_share[batch.move_seat[rows]]
     keys = batch.owner_keys(batch.move_seat[rows])
@@ -307,8 +313,7 @@ def _seats(batch: _Batch) -> pa.Table:
 
 def _swings(batch: _Batch, rows: np.ndarray) -> list[np.ndarray]:
     """What to sum of a tile's impact on its placer, on the opponents, and the net swing."""
-    impacts = np.stack([batch.column(f"impact_{s.lower()}", rows) for s in SEAT_LETTERS], axis=1)
-    impacts[impacts == NO_IMPACT] = 0  # seats not in the game
+    impacts = np.stack([batch.value(f"impact_{s.lower()}", rows) for s in SEAT_LETTERS], axis=1)
     own = impacts[np.arange(len(rows)), batch.move_letter[rows]]
     total = impacts.sum(axis=1)
     total_sq = (impacts**2).sum(axis=1)

@@ -54,19 +54,11 @@ class Batch:
     created: str
 
 
-# Gold and impacts take many values: dictionary encoding stores them a quarter smaller.
-DICTIONARY_NUMBERS = ("row_gold", "column_gold", "impact_a", "impact_b", "impact_c", "impact_d")
-
-
 def write_table(table: pa.Table, path: Path) -> None:
-    """Write one table file: zstd; strings (and gold) dictionary-encoded, other numbers but the
-    sorted game id byte-stream-split, which compresses as well and writes twice as fast."""
+    """Write one table file: zstd; strings dictionary-encoded, numbers but the sorted game id
+    byte-stream-split, which compresses as well and writes twice as fast."""
     fields = table.schema
-    dictionary = [
-        f.name
-        for f in fields
-        if pa.types.is_dictionary(f.type) or f.type == pa.string() or f.name in DICTIONARY_NUMBERS
-    ]
+    dictionary = [f.name for f in fields if pa.types.is_dictionary(f.type) or f.type == pa.string()]
     split = [
         f.name
         for f in fields

@@ -19,7 +19,7 @@ import numba
 import numpy as np
 import pyarrow as pa
 
-from data.schema import ENGINE_VERSION, KINDS, NO_IMPACT, TABLE_SCHEMAS
+from data.schema import ENGINE_VERSION, KINDS, TABLE_SCHEMAS, VALUE_OFFSET
 from data.scoring_arrays import SEATS, BoardScores, score_boards
 from engine import pieces
 from engine.rules import RuleSet
@@ -430,7 +430,11 @@ def _moves_table(ids, turns: Turns, players, board_row, scores: BoardScores) -> 
     effective = scores.effective_rank[board_row, cell] * castle
     tile = (turns.kind == DRAW) | (turns.kind == START)
     seated = np.arange(SEATS) < players[turns.game][:, None]
-    impacts = np.where(tile[:, None] & seated, scores.impacts[board_row, cell], NO_IMPACT)
+    impacts = np.where(tile[:, None] & seated, scores.impacts[board_row, cell] + VALUE_OFFSET, 0)
+    row_gold, column_gold = (
+        np.where(castle, base[board_row, cell] * effective + VALUE_OFFSET, 0)
+        for base in (scores.row_base, scores.column_base)
+    )
     return _table(
         "moves",
         [
@@ -445,9 +449,9 @@ def _moves_table(ids, turns: Turns, players, board_row, scores: BoardScores) -> 
             _int(turns.legal, "int16"),
             _int(turns.gold_before, "int16"),
             _int(effective, "int8"),
-            _int(scores.row_base[board_row, cell] * effective, "int16"),
-            _int(scores.column_base[board_row, cell] * effective, "int16"),
-            *(_int(impacts[:, s], "int16") for s in range(SEATS)),
+            _int(row_gold, "uint16"),
+            _int(column_gold, "uint16"),
+            *(_int(impacts[:, s], "uint16") for s in range(SEATS)),
         ],
     )
 

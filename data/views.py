@@ -16,7 +16,7 @@ from pathlib import Path
 
 from data.aggregates import aggregate_names
 from data.lake import PART
-from data.schema import CELL_NAMES, KINDS, NO_IMPACT, PIECE_TOKENS, TABLES
+from data.schema import CELL_NAMES, KINDS, PIECE_TOKENS, TABLES, VALUE_OFFSET
 from engine import pieces
 
 # A stored turn's columns, its codes named (the lists in braces, from data/schema.py), with what
@@ -36,10 +36,12 @@ DECODED_MOVES = """
                         ELSE 182 END + CAST(m.cell AS SMALLINT) AS SMALLINT) AS action,
        legal_actions, gold_before,
        CASE WHEN m.kind = 0 THEN effective_rank END AS effective_rank,
-       CASE WHEN m.kind = 0 THEN row_gold END AS row_gold,
-       CASE WHEN m.kind = 0 THEN column_gold END AS column_gold,
-       nullif(impact_a, {no_impact}) AS impact_a, nullif(impact_b, {no_impact}) AS impact_b,
-       nullif(impact_c, {no_impact}) AS impact_c, nullif(impact_d, {no_impact}) AS impact_d,
+       CAST(CAST(nullif(row_gold, 0) AS INTEGER) - {offset} AS SMALLINT) AS row_gold,
+       CAST(CAST(nullif(column_gold, 0) AS INTEGER) - {offset} AS SMALLINT) AS column_gold,
+       CAST(CAST(nullif(impact_a, 0) AS INTEGER) - {offset} AS SMALLINT) AS impact_a,
+       CAST(CAST(nullif(impact_b, 0) AS INTEGER) - {offset} AS SMALLINT) AS impact_b,
+       CAST(CAST(nullif(impact_c, 0) AS INTEGER) - {offset} AS SMALLINT) AS impact_c,
+       CAST(CAST(nullif(impact_d, 0) AS INTEGER) - {offset} AS SMALLINT) AS impact_d,
        source, batch_id
 """
 
@@ -130,7 +132,7 @@ _CODE_LISTS = {
     "cells": _sql_list([None, *CELL_NAMES]),
     "tokens": _sql_list(PIECE_TOKENS),
     "values": _sql_list(pieces.TILE_VALUE[: pieces.CASTLE_BASE]),
-    "no_impact": NO_IMPACT,
+    "offset": VALUE_OFFSET,
 }
 
 
