@@ -18,7 +18,7 @@ import pyarrow as pa
 from engine import pieces
 from engine.geometry import geometry
 
-SCHEMA_VERSION = 4
+SCHEMA_VERSION = 5
 ENGINE_VERSION = "0.1.0"
 
 _DICT = pa.dictionary(pa.int8(), pa.string())
