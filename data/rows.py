@@ -132,7 +132,8 @@ def _read_turns(history, offsets, gold, setup, shape, castle_counts, full_supply
     Every turn's legal actions are counted as the engine lists them: empty cells × (castle
     ranks in stock + an unplayed starting tile), plus the tiles that can be drawn (one draw, or
     in no-luck one per kind left), 1 for a pass; for a draw, the most of that and the empty cells
-    where the tile can go. Rank-1 castles come back after every epoch."""
+    where the tile can go. Rank-1 castles come back after every epoch. (Cached on disk, keyed
+    on this file: the piece and kind codes are compiled in, as in data/scoring_arrays.py.)"""
     size = len(history)
     columns = np.empty((10, size), dtype=np.int64)
     game, epoch, turn, seat, kind, cell, piece, action, legal, gold_before = columns
