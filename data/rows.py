@@ -72,7 +72,6 @@ class Turns:
     kind: np.ndarray
     cell: np.ndarray  # -1 for a pass
     piece: np.ndarray  # 0 for a pass
-    action: np.ndarray  # the action that completes the turn
     legal: np.ndarray  # the most legal actions the mover had at one decision of the turn
     gold_before: np.ndarray
 
@@ -135,8 +134,8 @@ def _read_turns(history, offsets, gold, setup, shape, castle_counts, full_supply
     where the tile can go. Rank-1 castles come back after every epoch. (Cached on disk, keyed
     on this file: the piece and kind codes are compiled in, as in data/scoring_arrays.py.)"""
     size = len(history)
-    columns = np.empty((10, size), dtype=np.int64)
-    game, epoch, turn, seat, kind, cell, piece, action, legal, gold_before = columns
+    columns = np.empty((9, size), dtype=np.int64)
+    game, epoch, turn, seat, kind, cell, piece, legal, gold_before = columns
     deals = np.zeros((len(offsets) - 1, shape[:, 2].max(), SEATS), dtype=np.int64)
     stock = np.zeros((SEATS, 4), dtype=np.int64)
     started = np.zeros(SEATS, dtype=np.bool_)
@@ -183,7 +182,6 @@ def _read_turns(history, offsets, gold, setup, shape, castle_counts, full_supply
                 game[count], epoch[count], turn[count], seat[count] = g, e + 1, t + 1, s
                 legal[count] = max(empty * options + draws, 1)
                 gold_before[count] = gold[g, e, s]
-                action[count] = a
                 if a < 4 * cells:
                     kind[count], cell[count] = CASTLE, a % cells
                     piece[count] = pieces.CASTLE_BASE + 4 * s + a // cells
@@ -198,7 +196,6 @@ def _read_turns(history, offsets, gold, setup, shape, castle_counts, full_supply
                     i += 0 if no_luck else 1
                     kind[count], cell[count], piece[count] = DRAW, history[i] - 5 * cells, tile
                     legal[count] = max(legal[count], empty)  # where the tile goes: any empty cell
-                    action[count] = history[i]
                     i += 1
                     supply[tile] -= 1
                     left -= 1
@@ -210,7 +207,7 @@ def _read_turns(history, offsets, gold, setup, shape, castle_counts, full_supply
 
 def replay_turns(game: PlayedGame) -> tuple[list[tuple[int, ...]], list[int]]:
     """The turns of one game replayed through the engine, as (epoch, turn, seat, kind, cell,
-    piece, action, legal actions (the most at one of the turn's decisions), gold_before) each,
+    piece, legal actions (the most at one of the turn's decisions), gold_before) each,
     and the starting tiles dealt in order."""
     state = Game(game.players, game.rules).new_initial_state()
     n = state.cells
@@ -227,20 +224,20 @@ def replay_turns(game: PlayedGame) -> tuple[list[tuple[int, ...]], list[int]]:
             turn += 1
             legal, gold = len(state.legal_actions()), state.gold[seat]
             if action < 4 * n:
-                row = (CASTLE, action % n, pieces.castle(seat, action // n + 1), action)
+                row = (CASTLE, action % n, pieces.castle(seat, action // n + 1))
                 turns.append((epoch, turn, seat, *row, legal, gold))
             elif action < 5 * n:
-                row = (START, action - 4 * n, state.start_tiles[seat], action)
+                row = (START, action - 4 * n, state.start_tiles[seat])
                 turns.append((epoch, turn, seat, *row, legal, gold))
             elif action == 6 * n + 1:
-                turns.append((epoch, turn, seat, PASS, -1, 0, action, legal, gold))
+                turns.append((epoch, turn, seat, PASS, -1, 0, legal, gold))
             else:
                 pending = (epoch, turn, seat, legal, gold)
         elif phase == PLACE:
             assert pending is not None
             e, t, seat, legal, gold = pending
             legal = max(legal, len(state.legal_actions()))  # where the drawn tile may go
-            row = (DRAW, action - 5 * n, state.pending_tile, action, legal, gold)
+            row = (DRAW, action - 5 * n, state.pending_tile, legal, gold)
             turns.append((e, t, seat, *row))
         state.apply_action(action)
     return turns, deals
@@ -299,8 +296,8 @@ def _dictionary(indices: np.ndarray, names: Sequence[str], null: np.ndarray | No
     )
 
 
-def _int(values: np.ndarray, kind: str, null: np.ndarray | None = None) -> pa.Array:
-    return pa.array(values.astype(kind), mask=null)
+def _int(values: np.ndarray, kind: str) -> pa.Array:
+    return pa.array(values.astype(kind))
 
 
 def _deals(deals: np.ndarray) -> pa.ListArray:

@@ -123,8 +123,16 @@ WHERE (agent IS NULL OR s.agent = agent)
 """
 
 
+def _quoted(text: str) -> str:
+    return "'" + text.replace("'", "''") + "'"
+
+
 def _sql_list(values) -> str:
-    return "[" + ", ".join("NULL" if v is None else repr(v) for v in values) + "]"
+    return "[" + ", ".join("NULL" if v is None else _sql_value(v) for v in values) + "]"
+
+
+def _sql_value(value: str | int) -> str:
+    return _quoted(value) if isinstance(value, str) else str(value)
 
 
 _CODE_LISTS = {
@@ -137,7 +145,7 @@ _CODE_LISTS = {
 
 
 def _literal(path: Path) -> str:
-    return "'" + str(path).replace("'", "''") + "'"
+    return _quoted(str(path))
 
 
 def stand_in(name: str, table: str) -> str:
