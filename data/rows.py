@@ -13,7 +13,7 @@ import hashlib
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
-from functools import cached_property
+from functools import cache, cached_property
 
 import numba
 import numpy as np
@@ -54,11 +54,13 @@ class PlayedGame:
 
 def game_id(rules: RuleSet, players: int, history: Sequence[int]) -> int:
     """A stable id: a hash of the rule set, the player count and every action."""
-    digest = hashlib.blake2b(
-        f"{rules.edition}|{rules.variant_text()}|{players}|".encode() + bytes(history),
-        digest_size=8,
-    ).digest()
-    return int.from_bytes(digest, "big") >> 1
+    digest = hashlib.blake2b(_id_prefix(rules, players) + bytes(history), digest_size=8)
+    return int.from_bytes(digest.digest(), "big") >> 1
+
+
+@cache
+def _id_prefix(rules: RuleSet, players: int) -> bytes:
+    return f"{rules.edition}|{rules.variant_text()}|{players}|".encode()
 
 
 @dataclass
@@ -89,28 +91,38 @@ def _per_group_index(keys: np.ndarray) -> np.ndarray:
     return np.arange(len(keys)) - np.repeat(starts, counts)
 
 
+def setups(games: Sequence[PlayedGame]) -> tuple[np.ndarray, list[tuple[int, RuleSet]]]:
+    """The batch's distinct setups (player count, rules), and each game's as an index into
+    them: what follows from the rules is then worked out once per setup, not per game."""
+    index: dict[tuple[int, RuleSet], int] = {}
+    codes = [index.setdefault((g.players, g.rules), len(index)) for g in games]
+    return np.array(codes, dtype=np.int64), list(index)
+
+
 def epoch_gains(games: Sequence[PlayedGame]) -> np.ndarray:
     """(G, epochs, SEATS) gold every seat gained in every epoch played (zeros elsewhere)."""
-    epochs = max((len(g.epoch_gains) for g in games), default=3)
-    gains = np.zeros((len(games), epochs, SEATS), dtype=np.int32)
-    for g, game in enumerate(games):
-        gains[g, : len(game.epoch_gains), : game.players] = game.epoch_gains
+    played = np.array([len(g.epoch_gains) for g in games], dtype=np.int64)
+    players = np.array([g.players for g in games], dtype=np.int64)
+    gains = np.zeros((len(games), played.max(initial=3), SEATS), dtype=np.int32)
+    mask = (np.arange(gains.shape[1])[None, :, None] < played[:, None, None]) & (
+        np.arange(SEATS)[None, None, :] < players[:, None, None]
+    )
+    gains[mask] = [gold for g in games for epoch in g.epoch_gains for gold in epoch]
     return gains
 
 
 def _read_fast(
-    games: Sequence[PlayedGame], indexes: np.ndarray, gold: np.ndarray
+    games: Sequence[PlayedGame], indexes: np.ndarray, gold: np.ndarray,
+    setup: np.ndarray, batch_setups: list[tuple[int, RuleSet]],
 ) -> tuple[Turns, np.ndarray]:
     """The turns of the given games (whose every epoch fills the board), read straight from
     their actions, in one pass; also the starting tiles dealt, as (games, epochs, SEATS)."""
-    setups: dict[tuple[int, RuleSet], int] = {}
-    setup = np.array([setups.setdefault((games[i].players, games[i].rules), len(setups))
-                      for i in indexes])  # fmt: skip
-    shapes = [Game(players, rules) for players, rules in setups]
-    history = np.frombuffer(b"".join(games[i].actions for i in indexes), dtype=np.uint8)
-    lengths = np.array([len(games[i].history) for i in indexes])
+    shapes = [Game(players, rules) for players, rules in batch_setups]
+    actions = [games[i].actions for i in indexes]
+    history = np.frombuffer(b"".join(actions), dtype=np.uint8)
+    lengths = np.array([len(a) for a in actions], dtype=np.int64)
     columns, deals = _read_turns(
-        history.astype(np.int64), np.r_[0, np.cumsum(lengths)], gold[indexes], setup,
+        history.astype(np.int64), np.r_[0, np.cumsum(lengths)], gold[indexes], setup[indexes],
         np.array([[g.players, g.rules.cells, g.rules.epochs, g.rules.no_luck,
                    g.players if g.rules.starting_tiles else 0] for g in shapes]),
         np.array([g.castle_counts for g in shapes]), np.array([g.full_supply for g in shapes]),
@@ -257,17 +269,22 @@ def replayed_turns(
     return Turns(*columns), deals
 
 
-def extract_turns(games: Sequence[PlayedGame], gains: np.ndarray) -> tuple[Turns, np.ndarray]:
-    """Every turn of every game (which gained `gains`, as `epoch_gains` gives them), ordered
-    by game (batch order), then ply; and the starting tiles dealt, (games, epochs, SEATS), 0
-    where none was."""
-    start = np.array([g.rules.start_gold for g in games], dtype=np.int32)[:, None, None]
-    gold = start + np.cumsum(np.concatenate([np.zeros_like(gains[:, :1]), gains], 1), 1)
+def extract_turns(
+    games: Sequence[PlayedGame], gains: np.ndarray,
+    setup: np.ndarray, batch_setups: list[tuple[int, RuleSet]],
+) -> tuple[Turns, np.ndarray]:
+    """Every turn of every game (which gained `gains`, as `epoch_gains` gives them, and is of
+    the setup `setups` gives it), ordered by game (batch order), then ply; and the starting
+    tiles dealt, (games, epochs, SEATS), 0 where none was."""
+    start = np.array([rules.start_gold for _, rules in batch_setups], dtype=np.int32)[setup]
+    gold = start[:, None, None] + np.cumsum(
+        np.concatenate([np.zeros_like(gains[:, :1]), gains], 1), 1
+    )
     deals = np.zeros((len(games), gains.shape[1], SEATS), dtype=np.int64)
-    fast = np.array([_fast_path(g.rules) for g in games], dtype=bool)
+    fast = np.array([_fast_path(rules) for _, rules in batch_setups], dtype=bool)[setup]
     parts: list[Turns] = []
     if fast.any():
-        turns, dealt = _read_fast(games, np.nonzero(fast)[0], gold)
+        turns, dealt = _read_fast(games, np.nonzero(fast)[0], gold, setup, batch_setups)
         deals[fast, : dealt.shape[1]] = dealt
         parts.append(turns)
     if not fast.all():
@@ -325,12 +342,14 @@ def _table(name: str, columns: list[pa.Array]) -> pa.Table:
 def build_tables(games: Sequence[PlayedGame], created: datetime) -> dict[str, pa.Table]:
     """The stored tables of a batch of games, sorted by game id."""
     ids = np.array([g.game_id for g in games], dtype=np.int64)
-    games = [games[i] for i in np.argsort(ids, kind="stable")]
-    ids = np.sort(ids)
+    order = np.argsort(ids, kind="stable")
+    games, ids = [games[i] for i in order], ids[order]
     count = len(games)
     gains = epoch_gains(games)
-    turns, deals = extract_turns(games, gains)
-    players = np.array([g.players for g in games])
+    setup, batch_setups = setups(games)
+    turns, deals = extract_turns(games, gains, setup, batch_setups)
+    players = np.array([p for p, _ in batch_setups], dtype=np.int64)[setup]
+    start = np.array([rules.start_gold for _, rules in batch_setups])[setup]
     epochs = gains.shape[1]
 
     boards = np.zeros((count * epochs, 30), dtype=np.int16)
@@ -340,11 +359,10 @@ def build_tables(games: Sequence[PlayedGame], created: datetime) -> dict[str, pa
     scores = score_boards(boards)
 
     played_epochs = np.array([len(g.epoch_gains) for g in games])
-    start = np.array([g.rules.start_gold for g in games])
     final = start[:, None] + gains.sum(axis=1)
 
     tables = {
-        "games": _games_table(games, ids, turns, deals, created),
+        "games": _games_table(games, ids, setup, batch_setups, turns, deals, created),
         "seats": _seats_table(games, ids, players, final, turns),
         "moves": _moves_table(ids, turns, players, board_row, scores),
         "epoch_scores": _epoch_table(ids, players, played_epochs, gains, start),
@@ -352,23 +370,25 @@ def build_tables(games: Sequence[PlayedGame], created: datetime) -> dict[str, pa
     return tables
 
 
-def _games_table(games, ids, turns: Turns, deals, created: datetime) -> pa.Table:
+def _games_table(games, ids, setup, batch_setups, turns: Turns, deals, created) -> pa.Table:
     count = len(games)
     plies = np.bincount(turns.game, minlength=count)
     first_turns = np.r_[0, np.cumsum(plies)[:-1]]
     first_seat = turns.seat[np.minimum(first_turns, max(len(turns.seat) - 1, 0))]
-    editions = sorted({g.rules.edition for g in games})
-    rules = {g.rules: g.rules.variant_text() for g in games}
-    variants = sorted(set(rules.values()))
-    seeds = np.array([g.seed if g.seed is not None else 0 for g in games], dtype=np.int64)
+    editions = sorted({rules.edition for _, rules in batch_setups})
+    variants = sorted({rules.variant_text() for _, rules in batch_setups})
+    edition = np.array([editions.index(rules.edition) for _, rules in batch_setups])[setup]
+    variant = np.array([variants.index(rules.variant_text()) for _, rules in batch_setups])
+    players = np.array([p for p, _ in batch_setups])[setup]
+    seeds = [g.seed for g in games]
     return _table(
         "games",
         [
             pa.array(ids),
-            _dictionary(np.array([editions.index(g.rules.edition) for g in games]), editions),
-            _dictionary(np.array([variants.index(rules[g.rules]) for g in games]), variants),
-            _int(np.array([g.players for g in games]), "int8"),
-            pa.array(seeds, mask=np.array([g.seed is None for g in games])),
+            _dictionary(edition, editions),
+            _dictionary(variant[setup], variants),
+            _int(players, "int8"),
+            pa.array(seeds, pa.int64()),
             _dictionary(first_seat, SEAT_NAMES),
             _int(plies, "int16"),
             pa.array([created] * count, type=pa.timestamp("ms", tz="UTC")),
@@ -423,16 +443,12 @@ def _moves_table(ids, turns: Turns, players, board_row, scores: BoardScores) -> 
     """The turns as small integer codes (see data/schema.py), each placement with what it
     scored on the epoch's final board: a castle's effective rank and row and column gold, a
     tile's impact on every seat."""
-    cell = np.maximum(turns.cell, 0)
-    castle = turns.kind == CASTLE
-    effective = scores.effective_rank[board_row, cell] * castle
-    tile = (turns.kind == DRAW) | (turns.kind == START)
-    seated = np.arange(SEATS) < players[turns.game][:, None]
-    impacts = np.where(tile[:, None] & seated, scores.impacts[board_row, cell] + VALUE_OFFSET, 0)
-    row_gold, column_gold = (
-        np.where(castle, base[board_row, cell] * effective + VALUE_OFFSET, 0)
-        for base in (scores.row_base, scores.column_base)
-    )
+    effective = np.zeros(len(turns.kind), dtype=np.int8)
+    gold = np.zeros((2, len(turns.kind)), dtype=np.uint16)  # row, then column
+    impacts = np.zeros((SEATS, len(turns.kind)), dtype=np.uint16)
+    _placement_scores(turns.kind, turns.cell, board_row, players[turns.game],
+                      scores.effective_rank, scores.row_base, scores.column_base, scores.impacts,
+                      effective, gold, impacts)  # fmt: skip
     return _table(
         "moves",
         [
@@ -446,12 +462,28 @@ def _moves_table(ids, turns: Turns, players, board_row, scores: BoardScores) -> 
             _int(turns.piece, "int8"),
             _int(turns.legal, "int16"),
             _int(turns.gold_before, "int16"),
-            _int(effective, "int8"),
-            _int(row_gold, "uint16"),
-            _int(column_gold, "uint16"),
-            *(_int(impacts[:, s], "uint16") for s in range(SEATS)),
+            pa.array(effective),
+            *(pa.array(column) for column in gold),
+            *(pa.array(column) for column in impacts),
         ],
     )
+
+
+@numba.njit(cache=True)
+def _placement_scores(kind, cell, board_row, players, rank, row_base, column_base, impacts,
+                      effective, gold, impact):  # fmt: skip
+    """What every placement scored on its epoch's final board, as stored (value + offset):
+    a castle's effective rank and row and column gold, a tile's impact on each seated player."""
+    for i in range(len(kind)):
+        board, c = board_row[i], cell[i]
+        if kind[i] == CASTLE:
+            r = rank[board, c]
+            effective[i] = r
+            gold[0, i] = row_base[board, c] * r + VALUE_OFFSET
+            gold[1, i] = column_base[board, c] * r + VALUE_OFFSET
+        elif kind[i] == DRAW or kind[i] == START:
+            for seat in range(players[i]):
+                impact[seat, i] = impacts[board, c, seat] + VALUE_OFFSET
 
 
 def _epoch_table(ids, players, played_epochs, gains, start) -> pa.Table:

@@ -30,8 +30,16 @@ PIECE_TOKENS = tuple(  # a stored `piece` is the engine's code, an index here (0
 )
 VALUE_OFFSET = 32768  # added to stored gold and impacts; a stored 0 means none
 
+
+
+def _schema(columns: list[tuple[str, pa.DataType]], nullable: tuple[str, ...] = ()) -> pa.Schema:
+    """Columns are declared required unless named: Parquet then writes no definition levels,
+    which makes `moves` a quarter faster to write."""
+    return pa.schema([pa.field(name, type_, nullable=name in nullable) for name, type_ in columns])
+
+
 TABLE_SCHEMAS: dict[str, pa.Schema] = {
-    "games": pa.schema(
+    "games": _schema(
         [
             ("game_id", pa.int64()),
             ("edition", _DICT),
@@ -44,9 +52,10 @@ TABLE_SCHEMAS: dict[str, pa.Schema] = {
             ("engine_version", _DICT),
             ("tags", pa.map_(pa.string(), pa.string())),
             ("deals", pa.list_(pa.uint8())),
-        ]
+        ],
+        nullable=("seed",),  # none for a recorded game
     ),
-    "seats": pa.schema(
+    "seats": _schema(
         [
             ("game_id", pa.int64()),
             ("seat", _DICT),
@@ -58,9 +67,10 @@ TABLE_SCHEMAS: dict[str, pa.Schema] = {
             ("win_share", pa.float32()),
             ("utility", pa.float32()),
             ("margin", pa.int16()),
-        ]
+        ],
+        nullable=("agent",),  # none for a person
     ),
-    "moves": pa.schema(
+    "moves": _schema(
         [
             ("game_id", pa.int64()),
             ("epoch", pa.int8()),
@@ -81,7 +91,7 @@ TABLE_SCHEMAS: dict[str, pa.Schema] = {
             ("impact_d", pa.uint16()),
         ]
     ),
-    "epoch_scores": pa.schema(
+    "epoch_scores": _schema(
         [
             ("game_id", pa.int64()),
             ("epoch", pa.int8()),

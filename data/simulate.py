@@ -13,6 +13,7 @@ import random
 import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import cached_property
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -41,32 +42,35 @@ class Plan:
     seed: int = 0
     batch_size: int = 2000
 
-    def seating(self, index: int) -> tuple[int, list[str]]:
-        """Player count and the agent of every seat for game `index`."""
-        players = self.players[index % len(self.players)]
-        rotate = index // len(self.players)
-        return players, [self.agents[(rotate + s) % len(self.agents)] for s in range(players)]
+    def seating(self, index: int) -> tuple[int, tuple[str, ...], bool]:
+        """Player count, the agent of every seat for game `index`, and whether all are random."""
+        return self._seatings[index % len(self._seatings)]
+
+    @cached_property
+    def _seatings(self) -> list[tuple[int, tuple[str, ...], bool]]:
+        """The seatings in turn: the player counts cycle, and the agents rotate a seat every
+        time the player counts come round, so they repeat after this many games."""
+        seatings = []
+        for index in range(len(self.players) * len(self.agents)):
+            players = self.players[index % len(self.players)]
+            rotate = index // len(self.players)
+            agents = tuple(self.agents[(rotate + s) % len(self.agents)] for s in range(players))
+            seatings.append((players, agents, set(agents) == {RANDOM}))
+        return seatings
 
 
 def play_game(plan: Plan, index: int) -> PlayedGame:
     """Play game `index` of the plan."""
-    players, agents = plan.seating(index)
-    rng = random.Random(plan.seed * 1_000_003 + index)
-    state = Game(players, plan.rules).new_initial_state()
-    if all(agent == RANDOM for agent in agents):
-        random_playout(state, rng, record=True)
+    players, agents, all_random = plan.seating(index)
+    seed = plan.seed * 1_000_003 + index
+    if all_random:
+        state = Game(players, plan.rules).new_initial_state()
+        random_playout(state, random.Random(seed), record=True)
     else:
-        seed = plan.seed * 1_000_003 + index
         seated = [make_agent(name, f"{seed}:{seat}") for seat, name in enumerate(agents)]
         state = play_agents(Game(players, plan.rules), seated, seed)
     return PlayedGame(
-        players=players,
-        rules=plan.rules,
-        history=state.history,
-        epoch_gains=state.epoch_gains,
-        players_names=list(agents),
-        agents=list(agents),
-        seed=plan.seed * 1_000_003 + index,
+        players, plan.rules, state.history, state.epoch_gains, list(agents), list(agents), seed
     )
 
 

@@ -25,6 +25,7 @@ def random_playout(state: State, rng: random.Random, record: bool = False) -> li
     rand = rng.random
     cells = state.cells
     history = state.history if record else None
+    append = history.append if record else None  # bound once: it runs at every action
     castles_left = state.castles_left
     place = state.place
     end_turn = state.end_turn
@@ -43,8 +44,8 @@ def random_playout(state: State, rng: random.Random, record: bool = False) -> li
                 has_castle = castles_left[seat] > 0
                 kinds = has_castle + (len(bag) > 0) + (start > 0)
                 if not kinds:
-                    if history is not None:
-                        history.append(6 * cells + 1)
+                    if append:
+                        append(6 * cells + 1)
                     end_turn()
                     continue
                 kind = int(rand() * kinds)
@@ -62,27 +63,27 @@ def random_playout(state: State, rng: random.Random, record: bool = False) -> li
                     if not castles_left[seat]:
                         state.last_castle_placed = True
                     piece = pieces.CASTLE_BASE + 4 * seat + rank
-                    if history is not None:
-                        history.append(rank * cells + cell)
+                    if append:
+                        append(rank * cells + cell)
                 elif start and kind == kinds - 1:
                     start_tiles[seat] = 0
                     piece = start
-                    if history is not None:
-                        history.append(4 * cells + cell)
+                    if append:
+                        append(4 * cells + cell)
                 else:
                     piece = _take(bag, rand)
                     supply[piece] -= 1
                     state.supply_size -= 1
                     if history is not None and state.no_luck:
                         history += (6 * cells + 2 + piece, 5 * cells + cell)
-                    elif history is not None:
+                    elif append:
                         history += (6 * cells, piece, 5 * cells + cell)
                 place(cell, piece)
                 end_turn()
             elif phase == DEAL:
                 tile = _take(bag, rand)
-                if history is not None:
-                    history.append(tile)
+                if append:
+                    append(tile)
                 supply[tile] -= 1
                 state.supply_size -= 1
                 start_tiles[seat] = tile
@@ -93,8 +94,8 @@ def random_playout(state: State, rng: random.Random, record: bool = False) -> li
                     state.history.pop()
             elif phase == DRAWN:
                 tile = _take(bag, rand)
-                if history is not None:
-                    history.append(tile)
+                if append:
+                    append(tile)
                 supply[tile] -= 1
                 state.supply_size -= 1
                 state.pending_tile = tile
@@ -104,8 +105,8 @@ def random_playout(state: State, rng: random.Random, record: bool = False) -> li
                 cell = empties[i]
                 empties[i] = empties[-1]
                 empties.pop()
-                if history is not None:
-                    history.append(5 * cells + cell)
+                if append:
+                    append(5 * cells + cell)
                 tile = state.pending_tile
                 state.pending_tile = 0
                 place(cell, tile)
