@@ -11,9 +11,9 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import InitVar, dataclass, field
 from datetime import datetime
-from functools import cache, cached_property
+from functools import cache
 
 import numba
 import numpy as np
@@ -31,25 +31,24 @@ SEAT_NAMES = tuple(pieces.SEAT_LETTERS)
 
 @dataclass
 class PlayedGame:
-    """A finished game as the engine played (or replayed) it."""
+    """A finished game as the engine played (or replayed) it. Its history is kept as bytes:
+    a batch holds thousands of games, and a list of ints costs eight times the memory."""
 
     players: int
     rules: RuleSet
-    history: list[int]
+    history: InitVar[Sequence[int]]
     epoch_gains: list[list[int]]
     players_names: list[str]
     agents: list[str | None]
     seed: int | None = None
     tags: dict[str, str] = field(default_factory=dict)
+    actions: bytes = field(init=False)  # the history as bytes (every action id is below 256)
+    game_id: int = field(init=False)
 
-    @cached_property
-    def actions(self) -> bytes:
-        """The history as bytes (every action id is below 256)."""
-        return bytes(self.history)
-
-    @cached_property
-    def game_id(self) -> int:
-        return game_id(self.rules, self.players, self.actions)
+    def __post_init__(self, history: Sequence[int]) -> None:
+        # Worked out at once: every game is identified before it is stored.
+        self.actions = bytes(history)
+        self.game_id = game_id(self.rules, self.players, self.actions)
 
 
 def game_id(rules: RuleSet, players: int, history: Sequence[int]) -> int:
@@ -225,7 +224,7 @@ def replay_turns(game: PlayedGame) -> tuple[list[tuple[int, ...]], list[int]]:
     n = state.cells
     turns, deals = [], []
     epoch, turn, pending = 0, 0, None
-    for action in game.history:
+    for action in game.actions:
         phase = state.phase
         if phase == DEAL:
             deals.append(action)
