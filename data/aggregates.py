@@ -261,7 +261,7 @@ class _Batch:
         return self.moves[name].to_numpy(zero_copy_only=False)[rows].astype(dtype)
 
     def value(self, name: str, rows: np.ndarray) -> np.ndarray:
-        """A stored gold or impact column's values (0 where there is none, as for the seats
+        """A stored `value_…` column's gold or impact (0 where there is none, as for the seats
         not in the game: they add nothing)."""
         stored = self.column(name, rows)
         return np.where(stored > 0, stored - VALUE_OFFSET, 0)
@@ -271,8 +271,8 @@ def _castles(batch: _Batch) -> pa.Table:
     rows = batch.moves_of(("castle",))
     piece = _take(batch.piece, rows)
     rank = _mapped(piece, lambda token: int(token[1:]) if _piece_kind(token) == "castle" else 0)
-    gold = batch.value("row_gold", rows) + batch.value("column_gold", rows)
-    unit = gold / batch.column("effective_rank", rows)
+    gold = batch.value("value_a", rows) + batch.value("value_b", rows)  # row, column gold
+    unit = gold / batch.column("value_c", rows)  # by the effective rank
     win = batch.win_share[batch.move_seat[rows]]
     keys = batch.owner_keys(batch.move_seat[rows])
     keys += [_numbers(batch.epoch[rows], pa.int8()), _take(batch.cell, rows)]
@@ -333,7 +333,7 @@ def _seats(batch: _Batch) -> pa.Table:
 
 def _swings(batch: _Batch, rows: np.ndarray) -> np.ndarray:
     """What to sum of a tile's impact on its placer, on the opponents, and the net swing."""
-    impacts = [batch.moves[f"impact_{s.lower()}"].to_numpy() for s in SEAT_LETTERS]
+    impacts = [batch.moves[f"value_{s.lower()}"].to_numpy() for s in SEAT_LETTERS]
     return _swing_sums(rows, *impacts, batch.move_letter, batch.players[batch.move_game])
 
 

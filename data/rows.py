@@ -440,14 +440,12 @@ def _seats_table(games, ids, players, final, turns: Turns) -> pa.Table:
 
 def _moves_table(ids, turns: Turns, players, board_row, scores: BoardScores) -> pa.Table:
     """The turns as small integer codes (see data/schema.py), each placement with what it
-    scored on the epoch's final board: a castle's effective rank and row and column gold, a
+    scored on the epoch's final board: a castle's row and column gold and effective rank, a
     tile's impact on every seat."""
-    effective = np.zeros(len(turns.kind), dtype=np.int8)
-    gold = np.zeros((2, len(turns.kind)), dtype=np.uint16)  # row, then column
-    impacts = np.zeros((SEATS, len(turns.kind)), dtype=np.uint16)
-    _placement_scores(turns.kind, turns.cell, board_row, players[turns.game],
+    values = np.zeros((SEATS, len(turns.kind)), dtype=np.uint16)
+    _placement_values(turns.kind, turns.cell, board_row, players[turns.game],
                       scores.effective_rank, scores.row_base, scores.column_base, scores.impacts,
-                      effective, gold, impacts)  # fmt: skip
+                      values)  # fmt: skip
     return _table(
         "moves",
         [
@@ -461,28 +459,27 @@ def _moves_table(ids, turns: Turns, players, board_row, scores: BoardScores) -> 
             _int(turns.piece, "int8"),
             _int(turns.legal, "int16"),
             _int(turns.gold_before, "int16"),
-            pa.array(effective),
-            *(pa.array(column) for column in gold),
-            *(pa.array(column) for column in impacts),
+            *(pa.array(column) for column in values),
         ],
     )
 
 
 @numba.njit(cache=True)
-def _placement_scores(kind, cell, board_row, players, rank, row_base, column_base, impacts,
-                      effective, gold, impact):  # fmt: skip
-    """What every placement scored on its epoch's final board, as stored (value + offset):
-    a castle's effective rank and row and column gold, a tile's impact on each seated player."""
+def _placement_values(kind, cell, board_row, players, rank, row_base, column_base, impacts,
+                      values):  # fmt: skip
+    """What every placement scored on its epoch's final board, stored as data/schema.py says:
+    a castle's row and column gold (+ offset) and effective rank, a tile's impact on each
+    seated player (+ offset)."""
     for i in range(len(kind)):
         board, c = board_row[i], cell[i]
         if kind[i] == CASTLE:
             r = rank[board, c]
-            effective[i] = r
-            gold[0, i] = row_base[board, c] * r + VALUE_OFFSET
-            gold[1, i] = column_base[board, c] * r + VALUE_OFFSET
+            values[0, i] = row_base[board, c] * r + VALUE_OFFSET
+            values[1, i] = column_base[board, c] * r + VALUE_OFFSET
+            values[2, i] = r
         elif kind[i] == DRAW or kind[i] == START:
             for seat in range(players[i]):
-                impact[seat, i] = impacts[board, c, seat] + VALUE_OFFSET
+                values[seat, i] = impacts[board, c, seat] + VALUE_OFFSET
 
 
 def _epoch_table(ids, players, played_epochs, gains, start) -> pa.Table:

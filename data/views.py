@@ -35,13 +35,19 @@ DECODED_MOVES = """
        CAST(CASE m.kind WHEN 0 THEN (m.piece - 32) % 4 * 30 WHEN 1 THEN 150 WHEN 2 THEN 120
                         ELSE 182 END + CAST(m.cell AS SMALLINT) AS SMALLINT) AS action,
        legal_actions, gold_before,
-       CASE WHEN m.kind = 0 THEN effective_rank END AS effective_rank,
-       CAST(CAST(nullif(row_gold, 0) AS INTEGER) - {offset} AS SMALLINT) AS row_gold,
-       CAST(CAST(nullif(column_gold, 0) AS INTEGER) - {offset} AS SMALLINT) AS column_gold,
-       CAST(CAST(nullif(impact_a, 0) AS INTEGER) - {offset} AS SMALLINT) AS impact_a,
-       CAST(CAST(nullif(impact_b, 0) AS INTEGER) - {offset} AS SMALLINT) AS impact_b,
-       CAST(CAST(nullif(impact_c, 0) AS INTEGER) - {offset} AS SMALLINT) AS impact_c,
-       CAST(CAST(nullif(impact_d, 0) AS INTEGER) - {offset} AS SMALLINT) AS impact_d,
+       CASE WHEN m.kind = 0 THEN CAST(value_c AS TINYINT) END AS effective_rank,
+       CASE WHEN m.kind = 0 THEN CAST(CAST(value_a AS INTEGER) - {offset} AS SMALLINT) END
+           AS row_gold,
+       CASE WHEN m.kind = 0 THEN CAST(CAST(value_b AS INTEGER) - {offset} AS SMALLINT) END
+           AS column_gold,
+       CASE WHEN m.kind IN (1, 2) AND value_a > 0
+           THEN CAST(CAST(value_a AS INTEGER) - {offset} AS SMALLINT) END AS impact_a,
+       CASE WHEN m.kind IN (1, 2) AND value_b > 0
+           THEN CAST(CAST(value_b AS INTEGER) - {offset} AS SMALLINT) END AS impact_b,
+       CASE WHEN m.kind IN (1, 2) AND value_c > 0
+           THEN CAST(CAST(value_c AS INTEGER) - {offset} AS SMALLINT) END AS impact_c,
+       CASE WHEN m.kind IN (1, 2) AND value_d > 0
+           THEN CAST(CAST(value_d AS INTEGER) - {offset} AS SMALLINT) END AS impact_d,
        source, batch_id
 """
 
