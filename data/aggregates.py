@@ -124,9 +124,9 @@ def _value_columns(keys: Sequence[Key]) -> dict[str, pa.Array]:
     return columns
 
 
-def _aggregate(name: str, keys: Sequence[Key], sums: Sequence[np.ndarray]) -> pa.Table:
+def _aggregate(name: str, keys: Sequence[Key], sums: Sequence[np.ndarray] | np.ndarray) -> pa.Table:
     """One row per distinct combination of the keys: the keys, the row count, then the sum of
-    each of `sums` (cast to the aggregate's SQL column types)."""
+    each of `sums` (columns, or a row per input row; cast to the aggregate's SQL types)."""
     count = len(keys[0][0])
     combined, bound = np.zeros(count, dtype=np.int64), 1
     for codes, values in keys:
@@ -135,7 +135,12 @@ def _aggregate(name: str, keys: Sequence[Key], sums: Sequence[np.ndarray]) -> pa
             bound = int(combined.max(initial=0)) + 1
         combined = combined * len(values) + codes
         bound *= len(values)
-    weights = np.asarray(sums, dtype=np.float64).reshape(len(sums), count)
+    if isinstance(sums, np.ndarray):
+        weights = sums
+    else:  # a row of sums per input row, as the grouping reads them
+        weights = np.empty((count, len(sums)))
+        for column, values in enumerate(sums):
+            weights[:, column] = values
     if bound > max(4 * count, 1 << 16):  # too sparse to count in place: number the keys first
         combined = np.unique(combined, return_inverse=True)[1]
         bound = int(combined.max(initial=-1)) + 1
@@ -151,8 +156,9 @@ def _aggregate(name: str, keys: Sequence[Key], sums: Sequence[np.ndarray]) -> pa
 @numba.njit(cache=True)
 def _group_sums(combined, bound, weights):
     """The groups of rows with equal `combined` (each below `bound`), in order of that value:
-    a row of each (all share its keys), its size, and the sum of each row of `weights` over
-    it, added in row order. (Compiled: one pass instead of a sort and a pass per sum.)"""
+    a row of each (all share its keys), its size, and the sum of each column of `weights`
+    (a row per input row) over it, added in row order. (Compiled: one pass instead of a sort
+    and a pass per sum.)"""
     sizes = np.zeros(bound, dtype=np.int64)
     holder = np.empty(bound, dtype=np.int64)
     for row in range(len(combined)):
@@ -168,12 +174,12 @@ def _group_sums(combined, bound, weights):
     for value in range(bound):
         if sizes[value]:
             first[group[value]], counts[group[value]] = holder[value], sizes[value]
-    totals = np.zeros((len(weights), groups), dtype=np.float64)
+    totals = np.zeros((groups, weights.shape[1]), dtype=np.float64)
     for row in range(len(combined)):
         g = group[combined[row]]
-        for sum_ in range(len(weights)):
-            totals[sum_, g] += weights[sum_, row]
-    return first, counts, totals
+        for sum_ in range(weights.shape[1]):
+            totals[g, sum_] += weights[row, sum_]
+    return first, counts, totals.T
 
 
 def _typed(column: pa.Array | np.ndarray, type_: pa.DataType) -> pa.Array:
@@ -341,7 +347,7 @@ def _swings(batch: _Batch, rows: np.ndarray) -> np.ndarray:
 def _swing_sums(rows, impact_a, impact_b, impact_c, impact_d, placer, players):
     """Per tile row: own, own², opponents, others, others², net, net² (impacts are stored as
     value + VALUE_OFFSET, 0 for a seat not in the game)."""
-    sums = np.empty((7, len(rows)), dtype=np.float64)
+    sums = np.empty((len(rows), 7), dtype=np.float64)
     for i in range(len(rows)):
         row = rows[i]
         stored = (impact_a[row], impact_b[row], impact_c[row], impact_d[row])
@@ -355,9 +361,9 @@ def _swing_sums(rows, impact_a, impact_b, impact_c, impact_d, placer, players):
         opponents = players[row] - 1.0
         others = total - own
         net = own - others / opponents
-        sums[0, i], sums[1, i], sums[2, i] = own, own * own, opponents
-        sums[3, i], sums[4, i] = others, total_sq - own * own
-        sums[5, i], sums[6, i] = net, net * net
+        sums[i, 0], sums[i, 1], sums[i, 2] = own, own * own, opponents
+        sums[i, 3], sums[i, 4] = others, total_sq - own * own
+        sums[i, 5], sums[i, 6] = net, net * net
     return sums
 
 
