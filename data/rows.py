@@ -10,7 +10,7 @@ rest (boards, castles, impacts, seats) is computed for the whole batch at once.
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import InitVar, dataclass, field
 from datetime import datetime
 from functools import cache
@@ -90,12 +90,23 @@ def _per_group_index(keys: np.ndarray) -> np.ndarray:
     return np.arange(len(keys)) - np.repeat(starts, counts)
 
 
-def setups(games: Sequence[PlayedGame]) -> tuple[np.ndarray, list[tuple[int, RuleSet]]]:
-    """The batch's distinct setups (player count, rules), and each game's as an index into
-    them: what follows from the rules is then worked out once per setup, not per game."""
-    index: dict[tuple[int, RuleSet], int] = {}
-    codes = [index.setdefault((g.players, g.rules), len(index)) for g in games]
-    return np.array(codes, dtype=np.int64), list(index)
+@dataclass(frozen=True)
+class Setups:
+    """A batch's distinct setups (player count, rules), and each game's as an index into
+    them: what follows from the rules is worked out once per setup, not once per game."""
+
+    code: np.ndarray
+    distinct: list[tuple[int, RuleSet]]
+
+    @classmethod
+    def of(cls, games: Sequence[PlayedGame]) -> Setups:
+        index: dict[tuple[int, RuleSet], int] = {}
+        codes = [index.setdefault((g.players, g.rules), len(index)) for g in games]
+        return cls(np.array(codes, dtype=np.int64), list(index))
+
+    def per_game(self, value: Callable[[int, RuleSet], object], dtype=None) -> np.ndarray:
+        """`value(players, rules)` for every game."""
+        return np.array([value(*setup) for setup in self.distinct], dtype=dtype)[self.code]
 
 
 def epoch_gains(games: Sequence[PlayedGame]) -> np.ndarray:
@@ -111,17 +122,19 @@ def epoch_gains(games: Sequence[PlayedGame]) -> np.ndarray:
 
 
 def _read_fast(
-    games: Sequence[PlayedGame], indexes: np.ndarray, gold: np.ndarray,
-    setup: np.ndarray, batch_setups: list[tuple[int, RuleSet]],
+    games: Sequence[PlayedGame],
+    indexes: np.ndarray,
+    gold: np.ndarray,
+    setups: Setups,
 ) -> tuple[Turns, np.ndarray]:
     """The turns of the given games (whose every epoch fills the board), read straight from
     their actions, in one pass; also the starting tiles dealt, as (games, epochs, SEATS)."""
-    shapes = [Game(players, rules) for players, rules in batch_setups]
+    shapes = [Game(players, rules) for players, rules in setups.distinct]
     actions = [games[i].actions for i in indexes]
     history = np.frombuffer(b"".join(actions), dtype=np.uint8)
     lengths = np.array([len(a) for a in actions], dtype=np.int64)
     columns, deals = _read_turns(
-        history.astype(np.int64), np.r_[0, np.cumsum(lengths)], gold[indexes], setup[indexes],
+        history.astype(np.int64), np.r_[0, np.cumsum(lengths)], gold[indexes], setups.code[indexes],
         np.array([[g.players, g.rules.cells, g.rules.epochs, g.rules.no_luck,
                    g.players if g.rules.starting_tiles else 0] for g in shapes]),
         np.array([g.castle_counts for g in shapes]), np.array([g.full_supply for g in shapes]),
@@ -269,21 +282,22 @@ def replayed_turns(
 
 
 def extract_turns(
-    games: Sequence[PlayedGame], gains: np.ndarray,
-    setup: np.ndarray, batch_setups: list[tuple[int, RuleSet]],
+    games: Sequence[PlayedGame],
+    gains: np.ndarray,
+    setups: Setups,
 ) -> tuple[Turns, np.ndarray]:
-    """Every turn of every game (which gained `gains`, as `epoch_gains` gives them, and is of
-    the setup `setups` gives it), ordered by game (batch order), then ply; and the starting
-    tiles dealt, (games, epochs, SEATS), 0 where none was."""
-    start = np.array([rules.start_gold for _, rules in batch_setups], dtype=np.int32)[setup]
+    """Every turn of every game (which gained `gains`, as `epoch_gains` gives them), ordered
+    by game (batch order), then ply; and the starting tiles dealt, (games, epochs, SEATS), 0
+    where none was."""
+    start = setups.per_game(lambda _, rules: rules.start_gold, np.int32)
     gold = start[:, None, None] + np.cumsum(
         np.concatenate([np.zeros_like(gains[:, :1]), gains], 1), 1
     )
     deals = np.zeros((len(games), gains.shape[1], SEATS), dtype=np.int64)
-    fast = np.array([_fast_path(rules) for _, rules in batch_setups], dtype=bool)[setup]
+    fast = setups.per_game(lambda _, rules: _fast_path(rules), bool)
     parts: list[Turns] = []
     if fast.any():
-        turns, dealt = _read_fast(games, np.nonzero(fast)[0], gold, setup, batch_setups)
+        turns, dealt = _read_fast(games, np.nonzero(fast)[0], gold, setups)
         deals[fast, : dealt.shape[1]] = dealt
         parts.append(turns)
     if not fast.all():
@@ -345,10 +359,10 @@ def build_tables(games: Sequence[PlayedGame], created: datetime) -> dict[str, pa
     games, ids = [games[i] for i in order], ids[order]
     count = len(games)
     gains = epoch_gains(games)
-    setup, batch_setups = setups(games)
-    turns, deals = extract_turns(games, gains, setup, batch_setups)
-    players = np.array([p for p, _ in batch_setups], dtype=np.int64)[setup]
-    start = np.array([rules.start_gold for _, rules in batch_setups])[setup]
+    setups = Setups.of(games)
+    turns, deals = extract_turns(games, gains, setups)
+    players = setups.per_game(lambda players, _: players, np.int64)
+    start = setups.per_game(lambda _, rules: rules.start_gold, np.int64)
     epochs = gains.shape[1]
 
     boards = np.zeros((count * epochs, 30), dtype=np.int16)
@@ -361,7 +375,7 @@ def build_tables(games: Sequence[PlayedGame], created: datetime) -> dict[str, pa
     final = start[:, None] + gains.sum(axis=1)
 
     tables = {
-        "games": _games_table(games, ids, setup, batch_setups, turns, deals, created),
+        "games": _games_table(games, ids, setups, players, turns, deals, created),
         "seats": _seats_table(games, ids, players, final, turns),
         "moves": _moves_table(ids, turns, players, board_row, scores),
         "epoch_scores": _epoch_table(ids, players, played_epochs, gains, start),
@@ -369,23 +383,22 @@ def build_tables(games: Sequence[PlayedGame], created: datetime) -> dict[str, pa
     return tables
 
 
-def _games_table(games, ids, setup, batch_setups, turns: Turns, deals, created) -> pa.Table:
+def _games_table(games, ids, setups: Setups, players, turns: Turns, deals, created) -> pa.Table:
     count = len(games)
     plies = np.bincount(turns.game, minlength=count)
     first_turns = np.r_[0, np.cumsum(plies)[:-1]]
     first_seat = turns.seat[np.minimum(first_turns, max(len(turns.seat) - 1, 0))]
-    editions = sorted({rules.edition for _, rules in batch_setups})
-    variants = sorted({rules.variant_text() for _, rules in batch_setups})
-    edition = np.array([editions.index(rules.edition) for _, rules in batch_setups])[setup]
-    variant = np.array([variants.index(rules.variant_text()) for _, rules in batch_setups])
-    players = np.array([p for p, _ in batch_setups])[setup]
+    editions = sorted({rules.edition for _, rules in setups.distinct})
+    variants = sorted({rules.variant_text() for _, rules in setups.distinct})
+    edition = setups.per_game(lambda _, rules: editions.index(rules.edition))
+    variant = setups.per_game(lambda _, rules: variants.index(rules.variant_text()))
     seeds = [g.seed for g in games]
     return _table(
         "games",
         [
             pa.array(ids),
             _dictionary(edition, editions),
-            _dictionary(variant[setup], variants),
+            _dictionary(variant, variants),
             _int(players, "int8"),
             pa.array(seeds, pa.int64()),
             _dictionary(first_seat, SEAT_NAMES),

@@ -34,7 +34,6 @@ PIECE_TOKENS = tuple(  # a stored `piece` is the engine's code, an index here (0
 VALUE_OFFSET = 32768  # added to stored gold and impacts; a stored 0 means none
 
 
-
 def _schema(columns: list[tuple[str, pa.DataType]], nullable: tuple[str, ...] = ()) -> pa.Schema:
     """Columns are declared required unless named: Parquet then writes no definition levels,
     which makes `moves` a quarter faster to write."""

@@ -14,8 +14,8 @@ import random
 import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import cached_property
 from datetime import UTC, datetime
+from functools import cached_property
 from pathlib import Path
 
 from tqdm import tqdm

@@ -25,7 +25,6 @@ def random_playout(state: State, rng: random.Random, record: bool = False) -> li
     rand = rng.random
     cells = state.cells
     history = state.history if record else None
-    append = history.append if record else None  # bound once: it runs at every action
     castles_left = state.castles_left
     place = state.place
     end_turn = state.end_turn
@@ -44,8 +43,8 @@ def random_playout(state: State, rng: random.Random, record: bool = False) -> li
                 has_castle = castles_left[seat] > 0
                 kinds = has_castle + (len(bag) > 0) + (start > 0)
                 if not kinds:
-                    if append:
-                        append(6 * cells + 1)
+                    if history is not None:
+                        history.append(6 * cells + 1)
                     end_turn()
                     continue
                 kind = int(rand() * kinds)
@@ -63,27 +62,27 @@ def random_playout(state: State, rng: random.Random, record: bool = False) -> li
                     if not castles_left[seat]:
                         state.last_castle_placed = True
                     piece = pieces.CASTLE_BASE + 4 * seat + rank
-                    if append:
-                        append(rank * cells + cell)
+                    if history is not None:
+                        history.append(rank * cells + cell)
                 elif start and kind == kinds - 1:
                     start_tiles[seat] = 0
                     piece = start
-                    if append:
-                        append(4 * cells + cell)
+                    if history is not None:
+                        history.append(4 * cells + cell)
                 else:
                     piece = _take(bag, rand)
                     supply[piece] -= 1
                     state.supply_size -= 1
                     if history is not None and state.no_luck:
                         history += (6 * cells + 2 + piece, 5 * cells + cell)
-                    elif append:
+                    elif history is not None:
                         history += (6 * cells, piece, 5 * cells + cell)
                 place(cell, piece)
                 end_turn()
             elif phase == DEAL:
                 tile = _take(bag, rand)
-                if append:
-                    append(tile)
+                if history is not None:
+                    history.append(tile)
                 supply[tile] -= 1
                 state.supply_size -= 1
                 start_tiles[seat] = tile
@@ -94,8 +93,8 @@ def random_playout(state: State, rng: random.Random, record: bool = False) -> li
                     state.history.pop()
             elif phase == DRAWN:
                 tile = _take(bag, rand)
-                if append:
-                    append(tile)
+                if history is not None:
+                    history.append(tile)
                 supply[tile] -= 1
                 state.supply_size -= 1
                 state.pending_tile = tile
@@ -105,8 +104,8 @@ def random_playout(state: State, rng: random.Random, record: bool = False) -> li
                 cell = empties[i]
                 empties[i] = empties[-1]
                 empties.pop()
-                if append:
-                    append(5 * cells + cell)
+                if history is not None:
+                    history.append(5 * cells + cell)
                 tile = state.pending_tile
                 state.pending_tile = 0
                 place(cell, tile)
