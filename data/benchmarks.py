@@ -14,7 +14,7 @@ from pathlib import Path
 from data.aggregates import all_tables
 from data.lake import Lake, LakeVersionError, write_table
 from data.reader import connect, execute, query_names, query_parameters
-from data.simulate import Plan, play_game, simulate, workers_count
+from data.simulate import DEFAULT_BATCH, Plan, play_game, simulate, workers_count
 from engine.playout import random_playout
 from engine.rules import rule_set
 from engine.state import Game
@@ -47,7 +47,7 @@ def _write_rate() -> float:
     """Rows per second of writing one batch's stored tables to zstd Parquet."""
     from data.rows import build_tables
 
-    plan = Plan(2000, seed=12)
+    plan = Plan(DEFAULT_BATCH, seed=12)
     tables = build_tables([play_game(plan, i) for i in range(plan.games)], datetime.now(UTC))
     rows = sum(t.num_rows for t in tables.values())
     with tempfile.TemporaryDirectory() as folder:
@@ -84,9 +84,10 @@ def _warm_ms(run, repeats: int = 5) -> float:
 def data_figures() -> dict[str, float]:
     """Every lake figure, keyed by name (rates per second, times in ms, sizes in bytes)."""
     # Bare and simulated rates alternate, so both halves of each ratio see the same machine;
-    # a small run first loads the compiled kernels, which no round should count.
+    # a small run first loads the compiled kernels, which no round should count. A round
+    # simulates one batch of the default size.
     _simulate_rate(100)
-    rounds = [(_bare_rate(2000), _simulate_rate(2000)) for _ in range(ROUNDS)]
+    rounds = [(_bare_rate(DEFAULT_BATCH), _simulate_rate(DEFAULT_BATCH)) for _ in range(ROUNDS)]
     figures = {
         "playout_bare_games_per_s": statistics.median(bare for bare, _ in rounds),
         "simulate_games_per_s": statistics.median(simulated for _, simulated in rounds),

@@ -7,6 +7,7 @@ order of completion, so an interrupted run keeps every finished batch and no par
 
 from __future__ import annotations
 
+import ctypes
 import gc
 import multiprocessing
 import os
@@ -30,6 +31,7 @@ from engine.rules import RuleSet
 from engine.state import Game
 
 RANDOM = "random"
+DEFAULT_BATCH = 8000
 
 
 @dataclass(frozen=True)
@@ -41,7 +43,7 @@ class Plan:
     agents: tuple[str, ...] = (RANDOM,)
     rules: RuleSet = RuleSet()
     seed: int = 0
-    batch_size: int = 2000
+    batch_size: int = DEFAULT_BATCH
 
     def seating(self, index: int) -> tuple[int, tuple[str, ...], bool]:
         """Player count, the agent of every seat for game `index`, and whether all are random."""
@@ -129,11 +131,29 @@ def workers_count(text: str | int) -> int:
     return count
 
 
+def keep_freed_memory() -> None:
+    """Let this process (and the workers it forks) reuse the memory it frees instead of
+    handing it back to the system. Building a batch allocates and frees hundreds of
+    megabyte-sized arrays; by default each comes freshly mapped from the system and pays a
+    page fault per page, which cost about a tenth of a batch's writing time. (glibc only:
+    elsewhere this does nothing.)"""
+    try:
+        libc = ctypes.CDLL("libc.so.6")
+    except OSError:
+        return
+    libc.mallopt(_M_TRIM_THRESHOLD, 1 << 30)  # keep up to 1 GiB of free heap
+    libc.mallopt(_M_MMAP_THRESHOLD, 1 << 28)  # blocks below 256 MiB come from the heap
+
+
+_M_TRIM_THRESHOLD, _M_MMAP_THRESHOLD = -1, -3  # mallopt parameters, from glibc's malloc.h
+
+
 def simulate(lake: Lake, plan: Plan, workers: int = 1, progress: bool = True) -> int:
     """Play the plan into the lake; returns the number of games added."""
     from data.reader import existing_ids
 
     check_agents(plan.agents)
+    keep_freed_memory()
     existing = existing_ids(lake)
     size = plan.batch_size
     if workers > 1:  # keep every worker busy and the progress bar moving

@@ -7,7 +7,7 @@ import sys
 
 from data.commands.lake_options import add_lake_argument, open_lake
 from data.default_lake import build_default_lake
-from data.simulate import Plan, simulate, workers_count
+from data.simulate import DEFAULT_BATCH, Plan, simulate, workers_count
 from engine.cli_support import EXIT_OK, BadInput
 from engine.rules import RulesError, check_players, rule_set
 
@@ -23,7 +23,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--variant", default="", help="comma-separated official variants")
     parser.add_argument("--seed", type=int, default=0, help="the same seed gives the same games")
     parser.add_argument("--workers", default="auto", help="processes (default: all cores)")
-    parser.add_argument("--batch-size", type=int, default=2000, help="games per batch")
+    parser.add_argument(
+        "--batch-size",
+        type=int,
+        default=DEFAULT_BATCH,
+        help=f"games per batch (default {DEFAULT_BATCH})",
+    )
     parser.add_argument(
         "--default-lake",
         action="store_true",
