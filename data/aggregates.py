@@ -10,6 +10,7 @@ a DuckDB pass, and tests/data/test_aggregates.py checks both give the same table
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Sequence
 from functools import cache, cached_property
 from pathlib import Path
@@ -85,16 +86,19 @@ def _mapped(key: Key, function: Callable, dtype=np.int64) -> np.ndarray:
     return np.array([function(v) for v in values.to_pylist()], dtype=dtype)[codes]
 
 
-def _relabel(key: Key, function: Callable[[object], str | None]) -> Key:
-    """The key of `function` of every row's value (equal results share a code)."""
+def _relabel(key: Key, function: Callable, type_: pa.DataType | None = None) -> Key:
+    """The key of `function` of every row's value (equal results share a code; strings
+    unless `type_` says otherwise)."""
     labels = [function(v) for v in key[1].to_pylist()]
     names = list(dict.fromkeys(labels))
-    return np.array([names.index(label) for label in labels])[key[0]], pa.array(names, pa.string())
+    codes = np.array([names.index(label) for label in labels])[key[0]]
+    return codes, pa.array(names, type_ or pa.string())
 
 
-def _numbers(codes: np.ndarray, type_: pa.DataType) -> Key:
-    """Small non-negative integers as their own codes."""
-    return codes.astype(np.int64), pa.array(np.arange(codes.max(initial=0) + 1), type=type_)
+def _numbers(codes: np.ndarray, type_: pa.DataType, low: int = 0) -> Key:
+    """Small non-negative integers as their own codes, standing for `low` more."""
+    values = np.arange(low, low + codes.max(initial=0) + 1)
+    return codes.astype(np.int64), pa.array(values, type=type_)
 
 
 def _take(key: Key, rows: np.ndarray) -> Key:
@@ -124,17 +128,22 @@ def _value_columns(keys: Sequence[Key]) -> dict[str, pa.Array]:
     return columns
 
 
-def _aggregate(name: str, keys: Sequence[Key], sums: Sequence[np.ndarray] | np.ndarray) -> pa.Table:
-    """One row per distinct combination of the keys: the keys, the row count, then the sum of
-    each of `sums` (columns, or a row per input row; cast to the aggregate's SQL types)."""
-    count = len(keys[0][0])
-    combined, bound = np.zeros(count, dtype=np.int64), 1
-    for codes, values in keys:
-        if bound * len(values) >= 1 << 62:
-            combined = np.unique(combined, return_inverse=True)[1]
-            bound = int(combined.max(initial=0)) + 1
-        combined = combined * len(values) + codes
-        bound *= len(values)
+def _aggregate(
+    name: str,
+    keys: Sequence[Key],
+    sums: Sequence[np.ndarray] | np.ndarray,
+    rows: np.ndarray | None = None,
+) -> pa.Table:
+    """One row per distinct combination of the keys over `rows` (all rows if None): the keys,
+    the row count, then the sum of each of `sums` (columns, or a row of sums per selected row;
+    cast to the aggregate's SQL types). The keys' codes are read at `rows`, never copied."""
+    codes = tuple(np.ascontiguousarray(key_codes, dtype=np.int64) for key_codes, _ in keys)
+    if rows is None:
+        rows = np.arange(len(codes[0]))
+    count = len(rows)
+    radix = np.array([len(values) for _, values in keys], dtype=np.int64)
+    combined = _combine(rows, codes, radix)
+    bound = math.prod(radix.tolist())  # far below 2**63: a batch has few distinct keys
     if isinstance(sums, np.ndarray):
         weights = sums
     else:  # a row of sums per input row, as the grouping reads them
@@ -145,12 +154,27 @@ def _aggregate(name: str, keys: Sequence[Key], sums: Sequence[np.ndarray] | np.n
         combined = np.unique(combined, return_inverse=True)[1]
         bound = int(combined.max(initial=-1)) + 1
     first, counts, totals = _group_sums(combined, bound, weights)
-    columns = list(_value_columns([_take(key, first) for key in keys]).values())
+    chosen = rows[first]
+    taken = [(c[chosen], values) for c, (_, values) in zip(codes, keys, strict=True)]
+    columns = list(_value_columns(taken).values())
     columns += [counts, *totals]
     schema = aggregate_schemas()[name]
     return pa.Table.from_arrays(
         [_typed(c, f.type) for c, f in zip(columns, schema, strict=True)], schema=schema
     )
+
+
+@numba.njit(cache=True)
+def _combine(rows, codes, radix):
+    """The codes of every selected row as one number, mixed radix (compiled: one pass, no
+    copies of the key columns)."""
+    combined = np.empty(len(rows), dtype=np.int64)
+    for i in range(len(rows)):
+        value = 0
+        for key in range(len(codes)):
+            value = value * radix[key] + codes[key][rows[i]]
+        combined[i] = value
+    return combined
 
 
 @numba.njit(cache=True)
@@ -232,6 +256,9 @@ class _Batch:
         ends = np.r_[np.nonzero(np.diff(self.move_game * 256 + self.epoch))[0], len(turn) - 1]
         ends = ends[ends >= 0]  # none without moves
         self.epoch_turns = np.repeat(turn[ends], np.diff(np.r_[-1, ends]))
+        # every move's keys, read by the aggregates at the rows they group
+        self.move_owner = _take(self.owner, self.move_seat)
+        self.move_epoch = _numbers(self.epoch, pa.int8())
 
     @cached_property
     def tile_rows(self) -> np.ndarray:
@@ -275,15 +302,16 @@ class _Batch:
 
 def _castles(batch: _Batch) -> pa.Table:
     rows = batch.moves_of(("castle",))
-    piece = _take(batch.piece, rows)
-    rank = _mapped(piece, lambda token: int(token[1:]) if _piece_kind(token) == "castle" else 0)
+    rank = _relabel(batch.piece, _castle_rank, pa.int8())
     gold = batch.value("value_a", rows) + batch.value("value_b", rows)  # row, column gold
     unit = gold / batch.column("value_c", rows)  # by the effective rank
     win = batch.win_share[batch.move_seat[rows]]
-    keys = batch.owner_keys(batch.move_seat[rows])
-    keys += [_numbers(batch.epoch[rows], pa.int8()), _take(batch.cell, rows)]
-    keys.append(_numbers(rank, pa.int8()))
-    return _aggregate("agg_castles", keys, [gold, gold**2, unit, unit**2, win, win**2])
+    keys = [batch.move_owner, batch.move_epoch, batch.cell, rank]
+    return _aggregate("agg_castles", keys, [gold, gold**2, unit, unit**2, win, win**2], rows)
+
+
+def _castle_rank(token: str | None) -> int:
+    return int(token[1:]) if token and _piece_kind(token) == "castle" else 0
 
 
 def _piece_kind(token: str | None) -> str | None:
@@ -300,15 +328,15 @@ def _piece_kind(token: str | None) -> str | None:
 def _cells(batch: _Batch) -> pa.Table:
     rows = batch.moves_of(("castle", "draw", "start"))
     fill = (batch.turn[rows] - 1) / np.maximum(batch.epoch_turns[rows] - 1, 1)
-    keys = batch.owner_keys(batch.move_seat[rows])
-    keys += [_numbers(batch.epoch[rows], pa.int8()), _take(batch.cell, rows)]
-    keys.append(_take(_relabel(batch.piece, _piece_kind), rows))
-    return _aggregate("agg_cells", keys, [fill, fill**2])
+    keys = [batch.move_owner, batch.move_epoch, batch.cell, _relabel(batch.piece, _piece_kind)]
+    return _aggregate("agg_cells", keys, [fill, fill**2], rows)
 
 
 def _epochs(batch: _Batch) -> pa.Table:
     epoch = batch.epoch_scores["epoch"].to_numpy().astype(np.int64)
-    pairs = np.unique(batch.game_of(batch.epoch_scores) * 256 + epoch)
+    played = np.zeros(batch.games.num_rows * 256, dtype=bool)  # (game, epoch) pairs
+    played[batch.game_of(batch.epoch_scores) * 256 + epoch] = True
+    pairs = np.flatnonzero(played)
     keys = [_take(batch.rules, pairs // 256)]
     return _aggregate("agg_epochs", [*keys, _numbers(pairs % 256, pa.int8())], [])
 
@@ -318,12 +346,12 @@ def _scores(batch: _Batch) -> pa.Table:
     margin = batch.seats["margin"].to_numpy()
     every = np.arange(len(final))
     seat = np.concatenate([every, every, every[margin >= 0]])
-    value, codes = np.unique(np.concatenate([final, margin, margin[margin >= 0]]),
-                             return_inverse=True)  # fmt: skip
+    value = np.concatenate([final, margin, margin[margin >= 0]]).astype(np.int64)
+    low = value.min(initial=0)
     metric = np.repeat([0, 1, 2], [len(final), len(final), int((margin >= 0).sum())])
     keys = batch.owner_keys(seat)
     keys += [(metric, pa.array(["final_gold", "margin", "victory_margin"])),
-             (codes, pa.array(value, type=pa.int16()))]  # fmt: skip
+             _numbers(value - low, pa.int16(), low)]  # fmt: skip
     return _aggregate("agg_scores", keys, [])
 
 
@@ -368,21 +396,15 @@ def _swing_sums(rows, impact_a, impact_b, impact_c, impact_d, placer, players):
 
 
 def _tile_cells(batch: _Batch) -> pa.Table:
-    rows = batch.tile_rows
-    keys = batch.owner_keys(batch.move_seat[rows])
-    keys += [_numbers(batch.epoch[rows], pa.int8()), _take(batch.cell, rows)]
-    keys.append(_take(batch.piece, rows))
-    return _aggregate("agg_tile_cells", keys, batch.tile_swings)
+    keys = [batch.move_owner, batch.move_epoch, batch.cell, batch.piece]
+    return _aggregate("agg_tile_cells", keys, batch.tile_swings, batch.tile_rows)
 
 
 def _tile_kinds(batch: _Batch) -> pa.Table:
-    rows = batch.tile_rows
-    timing = np.minimum(5, (batch.turn[rows] - 1) * 5 // batch.epoch_turns[rows] + 1)
-    keys = batch.owner_keys(batch.move_seat[rows])
-    keys += [_numbers(batch.epoch[rows], pa.int8()), _numbers(timing, pa.int8())]
+    timing = np.minimum(5, (batch.turn - 1) * 5 // batch.epoch_turns + 1)  # fifths of the epoch
     placed_by = _relabel(batch.kind, lambda kind: "drawn" if kind == "draw" else "start")
-    keys += [_take(placed_by, rows), _take(batch.piece, rows)]
-    return _aggregate("agg_tile_kinds", keys, batch.tile_swings)
+    keys = [batch.move_owner, batch.move_epoch, _numbers(timing, pa.int8()), placed_by, batch.piece]
+    return _aggregate("agg_tile_kinds", keys, batch.tile_swings, batch.tile_rows)
 
 
 def _tile_use(batch: _Batch) -> pa.Table:

@@ -14,6 +14,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import InitVar, dataclass, field
 from datetime import datetime
 from functools import cache
+from itertools import chain
 
 import numba
 import numpy as np
@@ -100,9 +101,14 @@ class Setups:
 
     @classmethod
     def of(cls, games: Sequence[PlayedGame]) -> Setups:
+        # Games share their rules object, so look that up first (hashing a RuleSet costs more)
+        shared: dict[tuple[int, int], int] = {}
+        first = [shared.setdefault((g.players, id(g.rules)), i) for i, g in enumerate(games)]
         index: dict[tuple[int, RuleSet], int] = {}
-        codes = [index.setdefault((g.players, g.rules), len(index)) for g in games]
-        return cls(np.array(codes, dtype=np.int64), list(index))
+        code = np.zeros(len(games), dtype=np.int64)
+        for i in shared.values():
+            code[i] = index.setdefault((games[i].players, games[i].rules), len(index))
+        return cls(code[first], list(index))
 
     def per_game(self, value: Callable[[int, RuleSet], object], dtype=None) -> np.ndarray:
         """`value(players, rules)` for every game."""
@@ -117,7 +123,8 @@ def epoch_gains(games: Sequence[PlayedGame]) -> np.ndarray:
     mask = (np.arange(gains.shape[1])[None, :, None] < played[:, None, None]) & (
         np.arange(SEATS)[None, None, :] < players[:, None, None]
     )
-    gains[mask] = [gold for g in games for epoch in g.epoch_gains for gold in epoch]
+    every_epoch = chain.from_iterable(g.epoch_gains for g in games)
+    gains[mask] = np.fromiter(chain.from_iterable(every_epoch), np.int32)
     return gains
 
 
