@@ -39,8 +39,8 @@ class PlayedGame:
     rules: RuleSet
     history: InitVar[Sequence[int]]
     epoch_gains: list[list[int]]
-    players_names: list[str]
-    agents: list[str | None]
+    players_names: Sequence[str]  # games played from one plan share these
+    agents: Sequence[str | None]
     seed: int | None = None
     tags: dict[str, str] = field(default_factory=dict)
     actions: bytes = field(init=False)  # the history as bytes (every action id is below 256)
@@ -435,8 +435,8 @@ def _seats_table(games, ids, players, final, turns: Turns) -> pa.Table:
     position = (np.arange(SEATS) - first[:, None]) % players[:, None] + 1
 
     game_index, seat = np.nonzero(mask)  # game by game, seat by seat
-    names = [name for g in games for name in g.players_names]
-    seat_agents = [agent for g in games for agent in g.agents]
+    names, seat_agents, line_up_seat = _line_ups(games)
+    at = pa.array(line_up_seat[game_index] + seat)  # each row's seat among the line-ups'
     agents = sorted({a for a in seat_agents if a})
     code = {agent: index for index, agent in enumerate(agents)}
     agent_codes = np.array([code.get(agent, 0) for agent in seat_agents], dtype=np.int8)
@@ -446,8 +446,8 @@ def _seats_table(games, ids, players, final, turns: Turns) -> pa.Table:
         [
             pa.array(ids[game_index]),
             _dictionary(seat, SEAT_NAMES),
-            pa.array(names, type=pa.string()),
-            _dictionary(agent_codes, agents or [""], no_agent),
+            pa.array(names, type=pa.string()).take(at),
+            _dictionary(agent_codes, agents or [""], no_agent).take(at),
             _int(position[game_index, seat], "int8"),
             _int(final[game_index, seat], "int16"),
             _int(rank[game_index, seat], "float32"),
@@ -456,6 +456,21 @@ def _seats_table(games, ids, players, final, turns: Turns) -> pa.Table:
             _int(margin[game_index, seat], "int16"),
         ],
     )
+
+
+def _line_ups(games: Sequence[PlayedGame]) -> tuple[list[str], list[str | None], np.ndarray]:
+    """The players and agents of every distinct line-up, seat after seat, and where each
+    game's first seat is among them. Games that share their lists are looked up once."""
+    shared: dict[tuple[int, int], int] = {}
+    first = [shared.setdefault((id(g.players_names), id(g.agents)), i) for i, g in enumerate(games)]
+    names: list[str] = []
+    agents: list[str | None] = []
+    start = np.zeros(len(games), dtype=np.int64)
+    for i in shared.values():
+        start[i] = len(names)
+        names += games[i].players_names
+        agents += games[i].agents
+    return names, agents, start[first]
 
 
 def _moves_table(ids, turns: Turns, players, board_row, scores: BoardScores) -> pa.Table:

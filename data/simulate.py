@@ -72,9 +72,7 @@ def play_game(plan: Plan, index: int) -> PlayedGame:
     else:
         seated = [make_agent(name, f"{seed}:{seat}") for seat, name in enumerate(agents)]
         state = play_agents(Game(players, plan.rules), seated, seed)
-    return PlayedGame(
-        players, plan.rules, state.history, state.epoch_gains, list(agents), list(agents), seed
-    )
+    return PlayedGame(players, plan.rules, state.history, state.epoch_gains, agents, agents, seed)
 
 
 def check_agents(agents: Sequence[str]) -> None:
