@@ -7,7 +7,7 @@ scoring never test an edition's name.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from functools import cached_property
 
 from engine import pieces
@@ -82,6 +82,13 @@ class RuleSet:
         unknown = sorted(set(self.variants) - set(VARIANTS))
         if unknown:
             raise RulesError(f"unknown variant '{unknown[0]}' (choose from {', '.join(VARIANTS)})")
+
+    def __hash__(self) -> int:  # kept by @dataclass: games are looked up by their rules often
+        return self._hash
+
+    @cached_property
+    def _hash(self) -> int:
+        return hash(tuple(getattr(self, f.name) for f in fields(self)))
 
     @property
     def cells(self) -> int:
