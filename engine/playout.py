@@ -25,6 +25,9 @@ def random_playout(state: State, rng: random.Random, record: bool = False) -> li
     rand = rng.random
     cells = state.cells
     history = state.history if record else None
+    # the action ids recorded (as State.apply_action reads them), worked out once
+    start_base, place_base, draw, pass_ = 4 * cells, 5 * cells, 6 * cells, 6 * cells + 1
+    no_luck_base = 6 * cells + 2
     castles_left = state.castles_left
     place = state.place
     end_turn = state.end_turn
@@ -44,7 +47,7 @@ def random_playout(state: State, rng: random.Random, record: bool = False) -> li
                 kinds = has_castle + (len(bag) > 0) + (start > 0)
                 if not kinds:
                     if history is not None:
-                        history.append(6 * cells + 1)
+                        history.append(pass_)
                     end_turn()
                     continue
                 kind = int(rand() * kinds)
@@ -68,15 +71,15 @@ def random_playout(state: State, rng: random.Random, record: bool = False) -> li
                     start_tiles[seat] = 0
                     piece = start
                     if history is not None:
-                        history.append(4 * cells + cell)
+                        history.append(start_base + cell)
                 else:
                     piece = _take(bag, rand)
                     supply[piece] -= 1
                     state.supply_size -= 1
                     if history is not None and state.no_luck:
-                        history += (6 * cells + 2 + piece, 5 * cells + cell)
+                        history += (no_luck_base + piece, place_base + cell)
                     elif history is not None:
-                        history += (6 * cells, piece, 5 * cells + cell)
+                        history += (draw, piece, place_base + cell)
                 place(cell, piece)
                 end_turn()
             elif phase == DEAL:
@@ -105,7 +108,7 @@ def random_playout(state: State, rng: random.Random, record: bool = False) -> li
                 empties[i] = empties[-1]
                 empties.pop()
                 if history is not None:
-                    history.append(5 * cells + cell)
+                    history.append(place_base + cell)
                 tile = state.pending_tile
                 state.pending_tile = 0
                 place(cell, tile)
