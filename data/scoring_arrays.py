@@ -65,9 +65,29 @@ def score_boards(boards: np.ndarray, rows: int = 5, columns: int = 6) -> BoardSc
     bases = np.zeros((2, epochs, cells), dtype=np.int32)  # row, then column segment bases
     rank = np.zeros((epochs, cells), dtype=np.int16)
     impacts = np.zeros((epochs, cells, SEATS), dtype=np.int32)
-    value = np.asarray(pieces.TILE_VALUE, dtype=np.int64)
-    _score(boards, lines, neighbours, rows, value, gold, bases, rank, impacts)
+    _score(boards, lines, neighbours, rows, _piece_effects(), gold, bases, rank, impacts)
     return BoardScores(gold, bases[0], bases[1], rank, impacts)
+
+
+@cache
+def _piece_effects() -> np.ndarray:
+    """What every piece code brings to its segment, a row each: resource value, hazard value,
+    dragon (1/0), gold mine (1/0), castle seat (0 for non-castles) and castle rank (0 for
+    non-castles). The scoring loop looks these up instead of branching on the piece: the
+    pieces of a line come in no predictable order, and mispredicted branches cost it a third."""
+    codes = range(len(pieces.TILE_VALUE))
+    value = pieces.TILE_VALUE
+    return np.array(
+        [
+            [value[c] if value[c] > 0 else 0 for c in codes],
+            [value[c] if value[c] < 0 else 0 for c in codes],
+            [c == _DRAGON for c in codes],
+            [c == _GOLD_MINE for c in codes],
+            [max(pieces.CASTLE_SEAT[c], 0) for c in codes],
+            pieces.CASTLE_RANK,
+        ],
+        dtype=np.int64,
+    )
 
 
 @numba.njit(cache=True)
@@ -78,8 +98,9 @@ def _base(resources: int, hazards: int, dragon: bool, mine: bool) -> int:
 
 
 @numba.njit(cache=True)
-def _score(boards, lines, neighbours, rows, value, gold, bases, rank, impacts):
+def _score(boards, lines, neighbours, rows, effects, gold, bases, rank, impacts):
     """Fill gold, bases, rank and impacts (zeroed, as score_boards returns them) board by board."""
+    resource, hazard, is_dragon, is_mine, owner, castle_rank = effects
     segments = lines.shape[1] + 1  # a segment before every mountain, and one after the last
     resources = np.zeros(segments, dtype=np.int64)
     hazards = np.zeros(segments, dtype=np.int64)
@@ -91,9 +112,8 @@ def _score(boards, lines, neighbours, rows, value, gold, bases, rank, impacts):
         board = boards[epoch]
         wizard = -1
         for cell in range(board.shape[0]):
-            if board[cell] >= _CASTLE:
-                rank[epoch, cell] = ((board[cell] - _CASTLE) & 3) + 1
-            elif board[cell] == _WIZARD and wizard < 0:
+            rank[epoch, cell] = castle_rank[board[cell]]
+            if board[cell] == _WIZARD and wizard < 0:
                 wizard = cell
         if wizard >= 0:
             for cell in neighbours[wizard]:
@@ -101,34 +121,28 @@ def _score(boards, lines, neighbours, rows, value, gold, bases, rank, impacts):
                     rank[epoch, cell] += 1
 
         for index in range(lines.shape[0]):
-            line = lines[index]
             side = 0 if index < rows else 1
             # The segments' contents, cut at every mountain.
             last = 0
             resources[0] = hazards[0] = 0
             dragon[0] = mine[0] = False
             ranks[0] = 0
-            for cell in line:
+            for position in range(lines.shape[1]):
+                cell = lines[index, position]
                 if cell < 0:
                     break
                 piece = board[cell]
-                if piece == 0:
-                    continue
-                if piece >= _CASTLE:
-                    ranks[last, (piece - _CASTLE) >> 2] += rank[epoch, cell]
-                elif piece <= 6:
-                    resources[last] += value[piece]
-                elif piece <= 12:
-                    hazards[last] += value[piece]
-                elif piece == _MOUNTAIN:
+                if piece == _MOUNTAIN:
                     last += 1
                     resources[last] = hazards[last] = 0
                     dragon[last] = mine[last] = False
                     ranks[last] = 0
-                elif piece == _DRAGON:
-                    dragon[last] = True
-                elif piece == _GOLD_MINE:
-                    mine[last] = True
+                    continue
+                resources[last] += resource[piece]
+                hazards[last] += hazard[piece]
+                dragon[last] |= is_dragon[piece]
+                mine[last] |= is_mine[piece]
+                ranks[last, owner[piece]] += rank[epoch, cell]  # 0 but for castles
             for segment in range(last + 1):
                 base[segment] = _base(
                     resources[segment], hazards[segment], dragon[segment], mine[segment]
@@ -137,9 +151,11 @@ def _score(boards, lines, neighbours, rows, value, gold, bases, rank, impacts):
                     gold[epoch, seat] += base[segment] * ranks[segment, seat]
 
             # Each cell's segment base (a mountain's is that of the segment it starts), and
-            # each tile's impact: its segment's gold less the same without the tile.
+            # each tile's impact: its segment's gold less the same without the tile (which
+            # comes to nothing for a castle, the wizard or an empty cell).
             segment = 0
-            for cell in line:
+            for position in range(lines.shape[1]):
+                cell = lines[index, position]
                 if cell < 0:
                     break
                 piece = board[cell]
@@ -156,18 +172,14 @@ def _score(boards, lines, neighbours, rows, value, gold, bases, rank, impacts):
                         together = merged * (ranks[left, seat] + ranks[right, seat])
                         impacts[epoch, cell, seat] += apart - together
                     segment = right
-                elif 0 < piece < _CASTLE:
-                    res, haz = resources[segment], hazards[segment]
-                    has_dragon, has_mine = dragon[segment], mine[segment]
-                    if piece <= 6:
-                        res -= value[piece]
-                    elif piece <= 12:
-                        haz -= value[piece]
-                    elif piece == _DRAGON:
-                        has_dragon = False
-                    elif piece == _GOLD_MINE:
-                        has_mine = False
-                    loss = base[segment] - _base(res, haz, has_dragon, has_mine)
+                else:
+                    without = _base(
+                        resources[segment] - resource[piece],
+                        hazards[segment] - hazard[piece],
+                        dragon[segment] and not is_dragon[piece],
+                        mine[segment] and not is_mine[piece],
+                    )
+                    loss = base[segment] - without
                     for seat in range(SEATS):
                         impacts[epoch, cell, seat] += loss * ranks[segment, seat]
                 bases[side, epoch, cell] = base[segment]
