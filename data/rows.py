@@ -115,17 +115,17 @@ class Setups:
         return np.array([value(*setup) for setup in self.distinct], dtype=dtype)[self.code]
 
 
-def epoch_gains(games: Sequence[PlayedGame]) -> np.ndarray:
-    """(G, epochs, SEATS) gold every seat gained in every epoch played (zeros elsewhere)."""
-    played = np.array([len(g.epoch_gains) for g in games], dtype=np.int64)
-    players = np.array([g.players for g in games], dtype=np.int64)
-    gains = np.zeros((len(games), played.max(initial=3), SEATS), dtype=np.int32)
-    mask = (np.arange(gains.shape[1])[None, :, None] < played[:, None, None]) & (
+def epoch_gains(games: Sequence[PlayedGame], players: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(G, epochs, SEATS) gold every seat gained in every epoch played (zeros elsewhere), and
+    which of those were played (a seat in the game, an epoch it reached)."""
+    epochs = np.array([len(g.epoch_gains) for g in games], dtype=np.int64)
+    gains = np.zeros((len(games), epochs.max(initial=3), SEATS), dtype=np.int32)
+    played = (np.arange(gains.shape[1])[None, :, None] < epochs[:, None, None]) & (
         np.arange(SEATS)[None, None, :] < players[:, None, None]
     )
     every_epoch = chain.from_iterable(g.epoch_gains for g in games)
-    gains[mask] = np.fromiter(chain.from_iterable(every_epoch), np.int32)
-    return gains
+    gains[played] = np.fromiter(chain.from_iterable(every_epoch), np.int32)
+    return gains, played
 
 
 def _read_fast(
@@ -141,7 +141,7 @@ def _read_fast(
     history = np.frombuffer(b"".join(actions), dtype=np.uint8)
     lengths = np.array([len(a) for a in actions], dtype=np.int64)
     columns, deals = _read_turns(
-        history.astype(np.int64), np.r_[0, np.cumsum(lengths)], gold[indexes], setups.code[indexes],
+        history, np.r_[0, np.cumsum(lengths)], gold[indexes], setups.code[indexes],
         np.array([[g.players, g.rules.cells, g.rules.epochs, g.rules.no_luck,
                    g.players if g.rules.starting_tiles else 0] for g in shapes]),
         np.array([g.castle_counts for g in shapes]), np.array([g.full_supply for g in shapes]),
@@ -346,9 +346,10 @@ def _deals(deals: np.ndarray) -> pa.ListArray:
 
 def _tags(games: Sequence[PlayedGame]) -> pa.MapArray:
     """The records' tags, one map per game (built from flat keys and values: fast)."""
-    offsets = np.r_[0, np.cumsum([len(g.tags) for g in games])].astype(np.int32)
-    keys = pa.array([key for g in games for key in g.tags], pa.string())
-    values = pa.array([value for g in games for value in g.tags.values()], pa.string())
+    tags = [g.tags for g in games]
+    offsets = np.r_[0, np.cumsum(list(map(len, tags)))].astype(np.int32)
+    keys = pa.array(list(chain.from_iterable(tags)), pa.string())
+    values = pa.array(list(chain.from_iterable(map(dict.values, tags))), pa.string())
     return pa.MapArray.from_arrays(offsets, keys, values)
 
 
@@ -365,10 +366,10 @@ def build_tables(games: Sequence[PlayedGame], created: datetime) -> dict[str, pa
     order = np.argsort(ids, kind="stable")
     games, ids = [games[i] for i in order], ids[order]
     count = len(games)
-    gains = epoch_gains(games)
     setups = Setups.of(games)
-    turns, deals = extract_turns(games, gains, setups)
     players = setups.per_game(lambda players, _: players, np.int64)
+    gains, played = epoch_gains(games, players)
+    turns, deals = extract_turns(games, gains, setups)
     start = setups.per_game(lambda _, rules: rules.start_gold, np.int64)
     epochs = gains.shape[1]
 
@@ -378,14 +379,13 @@ def build_tables(games: Sequence[PlayedGame], created: datetime) -> dict[str, pa
     boards[board_row[placed], turns.cell[placed]] = turns.piece[placed]
     scores = score_boards(boards)
 
-    played_epochs = np.array([len(g.epoch_gains) for g in games])
     final = start[:, None] + gains.sum(axis=1)
 
     tables = {
         "games": _games_table(games, ids, setups, players, turns, deals, created),
         "seats": _seats_table(games, ids, players, final, turns),
         "moves": _moves_table(ids, turns, players, board_row, scores),
-        "epoch_scores": _epoch_table(ids, players, played_epochs, gains, start),
+        "epoch_scores": _epoch_table(ids, played, gains, start),
     }
     return tables
 
@@ -410,7 +410,7 @@ def _games_table(games, ids, setups: Setups, players, turns: Turns, deals, creat
             pa.array(seeds, pa.int64()),
             _dictionary(first_seat, SEAT_NAMES),
             _int(plies, "int16"),
-            pa.array([created] * count, type=pa.timestamp("ms", tz="UTC")),
+            pa.repeat(pa.scalar(created, pa.timestamp("ms", tz="UTC")), count),
             _dictionary(np.zeros(count), [ENGINE_VERSION]),
             _tags(games),
             _deals(deals),
@@ -517,13 +517,9 @@ def _placement_values(kind, cell, board_row, players, rank, row_base, column_bas
                 values[seat, i] = impacts[board, c, seat] + VALUE_OFFSET
 
 
-def _epoch_table(ids, players, played_epochs, gains, start) -> pa.Table:
-    epochs = gains.shape[1]
-    mask = (np.arange(epochs)[None, :, None] < played_epochs[:, None, None]) & (
-        np.arange(SEATS)[None, None, :] < players[:, None, None]
-    )
+def _epoch_table(ids, played, gains, start) -> pa.Table:
     after = start[:, None, None] + np.cumsum(gains, axis=1)
-    game_index, epoch, seat = np.nonzero(mask)
+    game_index, epoch, seat = np.nonzero(played)
     return _table(
         "epoch_scores",
         [

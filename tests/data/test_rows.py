@@ -183,7 +183,8 @@ def test_fast_turn_reading_matches_engine_replay(rules):
                 ["random"] * players,
             )
         )
-    fast, fast_deals = rows.extract_turns(games, rows.epoch_gains(games), rows.Setups.of(games))
+    gains, _ = rows.epoch_gains(games, np.array([g.players for g in games]))
+    fast, fast_deals = rows.extract_turns(games, gains, rows.Setups.of(games))
     slow, slow_deals = rows.replayed_turns(games, range(len(games)))
     dealt = fast_deals.reshape(len(games), -1)
     assert [row[row > 0].tolist() for row in dealt] == slow_deals
