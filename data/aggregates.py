@@ -252,8 +252,9 @@ class _Batch:
         self.epoch = self.moves["epoch"].to_numpy()
         turn = self.moves["turn"].to_numpy().astype(np.int64)
         self.turn = turn
-        # moves come game by game, turn by turn: an epoch's last row holds its turn count
-        ends = np.r_[np.nonzero(np.diff(self.move_game * 256 + self.epoch))[0], len(turn) - 1]
+        # moves come game by game, turn by turn from 1: an epoch's last row (the one before
+        # a turn 1, or the very last) holds its turn count
+        ends = np.r_[np.flatnonzero(turn[1:] == 1), len(turn) - 1]
         ends = ends[ends >= 0]  # none without moves
         self.epoch_turns = np.repeat(turn[ends], np.diff(np.r_[-1, ends]))
         # every move's keys, read by the aggregates at the rows they group
@@ -412,7 +413,7 @@ def _tile_use(batch: _Batch) -> pa.Table:
     tile = _mapped(batch.piece,
                    lambda t: TILE_KINDS.index(t) if t in TILE_KINDS else -1)[rows]  # fmt: skip
     placed = np.zeros((batch.seats.num_rows, len(TILE_KINDS)), dtype=np.int64)
-    placed[batch.move_seat[rows][tile >= 0], tile[tile >= 0]] = 1
+    placed.ravel()[(batch.move_seat[rows] * len(TILE_KINDS) + tile)[tile >= 0]] = 1
     seat = np.repeat(np.arange(batch.seats.num_rows), len(TILE_KINDS))
     kind = np.tile(np.arange(len(TILE_KINDS)), batch.seats.num_rows)
     wizard_edition = _mapped(batch.edition, lambda edition: edition == WIZARD_EDITION, bool)
@@ -424,17 +425,22 @@ def _tile_use(batch: _Batch) -> pa.Table:
     return _aggregate("agg_tile_use", keys, [win, win**2])
 
 
+_LOW, _HIGH = np.iinfo(np.int64).min, np.iinfo(np.int64).max  # beyond any gold
+
+
 def _games(batch: _Batch) -> pa.Table:
     count = batch.games.num_rows
     epoch = batch.epoch_scores["epoch"].to_numpy().astype(np.int64)
     game = batch.game_of(batch.epoch_scores)
     letter = batch.letter(batch.epoch_scores["seat"])
-    gold = np.full((count, int(epoch.max(initial=0)) + 1, len(SEAT_LETTERS)), np.nan)
+    shape = (count, int(epoch.max(initial=0)) + 1, len(SEAT_LETTERS))
+    scored = np.zeros(shape, dtype=bool)  # a seat's gold after an epoch it played
+    scored[game, epoch, letter] = True
+    gold = np.zeros(shape, dtype=np.int64)
     gold[game, epoch, letter] = batch.epoch_scores["gold_after"].to_numpy()
-    present = ~np.isnan(gold).all(axis=2)
-    with np.errstate(invalid="ignore"):
-        leads = gold == np.nanmax(np.where(present[..., None], gold, 0), axis=2, keepdims=True)
-        last = gold == np.nanmin(np.where(present[..., None], gold, 0), axis=2, keepdims=True)
+    present = scored.any(axis=2)
+    leads = scored & (gold == np.where(scored, gold, _LOW).max(axis=2, keepdims=True))
+    last = scored & (gold == np.where(scored, gold, _HIGH).min(axis=2, keepdims=True))
     kept_lead = (leads[:, 1:] & leads[:, :-1]).any(axis=2)
     changes = (present[:, 1:] & present[:, :-1] & ~kept_lead).sum(axis=1)
 
