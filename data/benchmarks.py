@@ -83,10 +83,10 @@ def _warm_ms(run, repeats: int = 5) -> float:
 
 def data_figures() -> dict[str, float]:
     """Every lake figure, keyed by name (rates per second, times in ms, sizes in bytes)."""
-    # Bare and simulated rates alternate, so both halves of each ratio see the same machine;
-    # a small run first loads the compiled kernels, which no round should count. A round
-    # simulates one batch of the default size.
-    _simulate_rate(100)
+    # Bare and simulated rates alternate, so both halves of each ratio see the same machine.
+    # A round simulates one batch of the default size, after one such batch has loaded the
+    # compiled kernels and grown the heap: once a run, which no round should count.
+    _simulate_rate(DEFAULT_BATCH)
     rounds = [(_bare_rate(DEFAULT_BATCH), _simulate_rate(DEFAULT_BATCH)) for _ in range(ROUNDS)]
     figures = {
         "playout_bare_games_per_s": statistics.median(bare for bare, _ in rounds),
