@@ -137,27 +137,36 @@ def _aggregate(
     """One row per distinct combination of the keys over `rows` (all rows if None): the keys,
     the row count, then the sum of each of `sums` (columns, or a row of sums per selected row;
     cast to the aggregate's SQL types). The keys' codes are read at `rows`, never copied."""
-    codes = tuple(np.ascontiguousarray(key_codes, dtype=np.int64) for key_codes, _ in keys)
-    if rows is None:
-        rows = np.arange(len(codes[0]))
-    count = len(rows)
-    radix = np.array([len(values) for _, values in keys], dtype=np.int64)
-    combined = _combine(rows, codes, radix)
-    bound = math.prod(radix.tolist())  # far below 2**63: a batch has few distinct keys
+    rows = np.arange(len(keys[0][0])) if rows is None else rows
     if isinstance(sums, np.ndarray):
         weights = sums
     else:  # a row of sums per input row, as the grouping reads them
-        weights = np.empty((count, len(sums)))
+        weights = np.empty((len(rows), len(sums)))
         for column, values in enumerate(sums):
             weights[:, column] = values
-    if bound > max(4 * count, 1 << 16):  # too sparse to count in place: number the keys first
+    group, first, counts = _number_groups(*_combined(keys, rows))
+    return _grouped_table(name, keys, rows[first], counts, _sum_groups(group, len(first), weights))
+
+
+def _combined(keys: Sequence[Key], rows: np.ndarray) -> tuple[np.ndarray, int]:
+    """The keys of every selected row as one number below a bound; and the bound."""
+    codes = tuple(np.ascontiguousarray(key_codes, dtype=np.int64) for key_codes, _ in keys)
+    radix = np.array([len(values) for _, values in keys], dtype=np.int64)
+    combined = _combine(rows, codes, radix)
+    bound = math.prod(radix.tolist())  # far below 2**63: a batch has few distinct keys
+    if bound > max(4 * len(rows), 1 << 16):  # too sparse to count in place: number them first
         combined = np.unique(combined, return_inverse=True)[1]
         bound = int(combined.max(initial=-1)) + 1
-    first, counts, totals = _group_sums(combined, bound, weights)
-    chosen = rows[first]
-    taken = [(c[chosen], values) for c, (_, values) in zip(codes, keys, strict=True)]
-    columns = list(_value_columns(taken).values())
-    columns += [counts, *totals]
+    return combined, bound
+
+
+def _grouped_table(
+    name: str, keys: Sequence[Key], chosen: np.ndarray, counts: np.ndarray, totals: np.ndarray
+) -> pa.Table:
+    """An aggregate's table: the keys of each group (read at one of its rows, `chosen`), its
+    row count, then its sums (a row per sum)."""
+    taken = [(np.asarray(codes)[chosen], values) for codes, values in keys]
+    columns = [*_value_columns(taken).values(), counts, *totals]
     schema = aggregate_schemas()[name]
     return pa.Table.from_arrays(
         [_typed(c, f.type) for c, f in zip(columns, schema, strict=True)], schema=schema
@@ -178,32 +187,40 @@ def _combine(rows, codes, radix):
 
 
 @numba.njit(cache=True)
-def _group_sums(combined, bound, weights):
-    """The groups of rows with equal `combined` (each below `bound`), in order of that value:
-    a row of each (all share its keys), its size, and the sum of each column of `weights`
-    (a row per input row) over it, added in row order. (Compiled: one pass instead of a sort
-    and a pass per sum.)"""
+def _number_groups(combined, bound):
+    """The groups of rows with equal `combined` (each below `bound`), numbered in order of
+    that value: each row's group, then a row of each group (all share its keys) and its size.
+    (Compiled: counting in place instead of sorting.)"""
     sizes = np.zeros(bound, dtype=np.int64)
     holder = np.empty(bound, dtype=np.int64)
     for row in range(len(combined)):
         sizes[combined[row]] += 1
         holder[combined[row]] = row
-    group = np.empty(bound, dtype=np.int64)
+    number = np.empty(bound, dtype=np.int64)
     groups = 0
     for value in range(bound):
-        group[value] = groups
+        number[value] = groups
         groups += sizes[value] > 0
     first = np.empty(groups, dtype=np.int64)
     counts = np.empty(groups, dtype=np.int64)
     for value in range(bound):
         if sizes[value]:
-            first[group[value]], counts[group[value]] = holder[value], sizes[value]
-    totals = np.zeros((groups, weights.shape[1]), dtype=np.float64)
+            first[number[value]], counts[number[value]] = holder[value], sizes[value]
+    group = np.empty(len(combined), dtype=np.int64)
     for row in range(len(combined)):
-        g = group[combined[row]]
+        group[row] = number[combined[row]]
+    return group, first, counts
+
+
+@numba.njit(cache=True)
+def _sum_groups(group, groups, weights):
+    """The sum of each column of `weights` (a row per row) over each group, added in row
+    order; a row per column."""
+    totals = np.zeros((groups, weights.shape[1]), dtype=np.float64)
+    for row in range(len(group)):
         for sum_ in range(weights.shape[1]):
-            totals[g, sum_] += weights[row, sum_]
-    return first, counts, totals.T
+            totals[group[row], sum_] += weights[row, sum_]
+    return totals.T
 
 
 def _typed(column: pa.Array | np.ndarray, type_: pa.DataType) -> pa.Array:
@@ -266,8 +283,8 @@ class _Batch:
         return self.moves_of(("draw", "start"))
 
     @cached_property
-    def tile_swings(self) -> np.ndarray:
-        return _swings(self, self.tile_rows)
+    def tile_groups(self) -> dict[str, tuple]:
+        return _tile_groups(self)
 
     def _coded(self, name: str, values: Sequence[str | None] | pa.Array) -> Key:
         """A stored code column of `moves` as a key (codes index `values`)."""
@@ -366,17 +383,49 @@ def _seats(batch: _Batch) -> pa.Table:
     return _aggregate("agg_seats", keys, [win, win**2, partial, partial**2])
 
 
-def _swings(batch: _Batch, rows: np.ndarray) -> np.ndarray:
-    """What to sum of a tile's impact on its placer, on the opponents, and the net swing."""
+def _tile_keys(batch: _Batch) -> dict[str, list[Key]]:
+    """The keys of the two tile aggregates, over every move."""
+    timing = np.minimum(5, (batch.turn - 1) * 5 // batch.epoch_turns + 1)  # fifths of the epoch
+    placed_by = _relabel(batch.kind, lambda kind: "drawn" if kind == "draw" else "start")
+    return {
+        "agg_tile_cells": [batch.move_owner, batch.move_epoch, batch.cell, batch.piece],
+        "agg_tile_kinds": [
+            batch.move_owner,
+            batch.move_epoch,
+            _numbers(timing, pa.int8()),
+            placed_by,
+            batch.piece,
+        ],
+    }
+
+
+def _tile_groups(batch: _Batch) -> dict[str, tuple]:
+    """Both tile aggregates' keys and groups (a row of each, its size, its sums), summed in
+    one pass over the tile placements."""
+    rows = batch.tile_rows
+    keys = _tile_keys(batch)
+    numbered = [_number_groups(*_combined(keys[name], rows)) for name in keys]
+    (cell_group, cell_first, cell_counts), (kind_group, kind_first, kind_counts) = numbered
     impacts = [batch.moves[f"value_{s.lower()}"].to_numpy() for s in SEAT_LETTERS]
-    return _swing_sums(rows, *impacts, batch.move_letter, batch.players[batch.move_game])
+    cell_totals, kind_totals = _tile_sums(
+        rows, cell_group, len(cell_first), kind_group, len(kind_first), *impacts,
+        batch.move_letter, batch.players[batch.move_game],
+    )  # fmt: skip
+    return {
+        "agg_tile_cells": (keys["agg_tile_cells"], rows[cell_first], cell_counts, cell_totals),
+        "agg_tile_kinds": (keys["agg_tile_kinds"], rows[kind_first], kind_counts, kind_totals),
+    }
 
 
 @numba.njit(cache=True)
-def _swing_sums(rows, impact_a, impact_b, impact_c, impact_d, placer, players):
-    """Per tile row: own, own², opponents, others, others², net, net² (impacts are stored as
-    value + VALUE_OFFSET, 0 for a seat not in the game)."""
-    sums = np.empty((len(rows), 7), dtype=np.float64)
+def _tile_sums(rows, cell_group, cell_groups, kind_group, kind_groups,
+               impact_a, impact_b, impact_c, impact_d, placer, players):  # fmt: skip
+    """Per tile placement, what to sum of its impact on its placer, on the opponents, and the
+    net swing: own, own², opponents, others, others², net, net² (impacts are stored as value
+    + VALUE_OFFSET, 0 for a seat not in the game); added to its group of each tile aggregate.
+    (Compiled: one pass for both aggregates, nothing stored per placement.)"""
+    cell_totals = np.zeros((cell_groups, 7), dtype=np.float64)
+    kind_totals = np.zeros((kind_groups, 7), dtype=np.float64)
     for i in range(len(rows)):
         row = rows[i]
         stored = (impact_a[row], impact_b[row], impact_c[row], impact_d[row])
@@ -390,22 +439,19 @@ def _swing_sums(rows, impact_a, impact_b, impact_c, impact_d, placer, players):
         opponents = players[row] - 1.0
         others = total - own
         net = own - others / opponents
-        sums[i, 0], sums[i, 1], sums[i, 2] = own, own * own, opponents
-        sums[i, 3], sums[i, 4] = others, total_sq - own * own
-        sums[i, 5], sums[i, 6] = net, net * net
-    return sums
+        sums = (own, own * own, opponents, others, total_sq - own * own, net, net * net)
+        for sum_ in range(7):
+            cell_totals[cell_group[i], sum_] += sums[sum_]
+            kind_totals[kind_group[i], sum_] += sums[sum_]
+    return cell_totals.T, kind_totals.T
 
 
 def _tile_cells(batch: _Batch) -> pa.Table:
-    keys = [batch.move_owner, batch.move_epoch, batch.cell, batch.piece]
-    return _aggregate("agg_tile_cells", keys, batch.tile_swings, batch.tile_rows)
+    return _grouped_table("agg_tile_cells", *batch.tile_groups["agg_tile_cells"])
 
 
 def _tile_kinds(batch: _Batch) -> pa.Table:
-    timing = np.minimum(5, (batch.turn - 1) * 5 // batch.epoch_turns + 1)  # fifths of the epoch
-    placed_by = _relabel(batch.kind, lambda kind: "drawn" if kind == "draw" else "start")
-    keys = [batch.move_owner, batch.move_epoch, _numbers(timing, pa.int8()), placed_by, batch.piece]
-    return _aggregate("agg_tile_kinds", keys, batch.tile_swings, batch.tile_rows)
+    return _grouped_table("agg_tile_kinds", *batch.tile_groups["agg_tile_kinds"])
 
 
 def _tile_use(batch: _Batch) -> pa.Table:
