@@ -96,7 +96,7 @@ def _relabel(key: Key, function: Callable, type_: pa.DataType | None = None) -> 
 
 
 def _numbers(codes: np.ndarray, type_: pa.DataType, low: int = 0) -> Key:
-    """Small non-negative integers as their own codes, standing for `low` more."""
+    """Small integers from `low` up, keyed by how far they are above it."""
     values = np.arange(low, low + codes.max(initial=0) + 1)
     return codes.astype(np.int64), pa.array(values, type=type_)
 

@@ -101,14 +101,9 @@ class Setups:
 
     @classmethod
     def of(cls, games: Sequence[PlayedGame]) -> Setups:
-        # Games share their rules object, so look that up first (hashing a RuleSet costs more)
-        shared: dict[tuple[int, int], int] = {}
-        first = [shared.setdefault((g.players, id(g.rules)), i) for i, g in enumerate(games)]
         index: dict[tuple[int, RuleSet], int] = {}
-        code = np.zeros(len(games), dtype=np.int64)
-        for i in shared.values():
-            code[i] = index.setdefault((games[i].players, games[i].rules), len(index))
-        return cls(code[first], list(index))
+        codes = [index.setdefault((g.players, g.rules), len(index)) for g in games]
+        return cls(np.array(codes, dtype=np.int64), list(index))
 
     def per_game(self, value: Callable[[int, RuleSet], object], dtype=None) -> np.ndarray:
         """`value(players, rules)` for every game."""
