@@ -95,7 +95,7 @@ def _init_worker(existing: frozenset[int]) -> None:
 def play_batch(lake_root: str, run: str, plan: Plan, start: int, stop: int) -> tuple[str, int, int]:
     """Play games [start, stop), stage them as one batch; return (staging, games, skipped).
     The collector is paused meanwhile: every game is kept until the batch is written, so
-    collecting would only walk them again and again (about 2% of the time)."""
+    collecting would only walk them again and again (about 1.5% of the time)."""
     paused = gc.isenabled()
     gc.disable()
     try:
@@ -107,6 +107,8 @@ def play_batch(lake_root: str, run: str, plan: Plan, start: int, stop: int) -> t
 
 
 def _stage_games(lake_root: str, run: str, plan: Plan, start: int, stop: int) -> tuple[str, int]:
+    """Play games [start, stop) and stage the new ones: the staging folder ("" for none) and
+    how many were new."""
     games = [play_game(plan, i) for i in range(start, stop)]
     fresh = [g for g in games if g.game_id not in _EXISTING]
     if not fresh:
@@ -135,8 +137,8 @@ def keep_freed_memory() -> None:
     """Let this process (and the workers it forks) reuse the memory it frees instead of
     handing it back to the system. Building a batch allocates and frees hundreds of
     megabyte-sized arrays; by default each comes freshly mapped from the system and pays a
-    page fault per page, which cost about a tenth of a batch's writing time. (glibc only:
-    elsewhere this does nothing.)"""
+    page fault per page, which made building and aggregating a batch about a tenth slower.
+    (glibc only: elsewhere this does nothing.)"""
     try:
         libc = ctypes.CDLL("libc.so.6")
     except OSError:
