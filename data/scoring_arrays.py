@@ -121,14 +121,14 @@ def _score(boards, lines, neighbours, rows, effects, gold, bases, rank, impacts)
                     rank[epoch, cell] += 1
 
         for index in range(lines.shape[0]):
+            line = lines[index]
             side = 0 if index < rows else 1
             # The segments' contents, cut at every mountain.
             last = 0
             resources[0] = hazards[0] = 0
             dragon[0] = mine[0] = False
             ranks[0] = 0
-            for position in range(lines.shape[1]):
-                cell = lines[index, position]
+            for cell in line:
                 if cell < 0:
                     break
                 piece = board[cell]
@@ -154,8 +154,7 @@ def _score(boards, lines, neighbours, rows, effects, gold, bases, rank, impacts)
             # each tile's impact: its segment's gold less the same without the tile (which
             # comes to nothing for a castle, the wizard or an empty cell).
             segment = 0
-            for position in range(lines.shape[1]):
-                cell = lines[index, position]
+            for cell in line:
                 if cell < 0:
                     break
                 piece = board[cell]
