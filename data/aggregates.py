@@ -131,19 +131,16 @@ def _value_columns(keys: Sequence[Key]) -> dict[str, pa.Array]:
 def _aggregate(
     name: str,
     keys: Sequence[Key],
-    sums: Sequence[np.ndarray] | np.ndarray,
+    sums: Sequence[np.ndarray],
     rows: np.ndarray | None = None,
 ) -> pa.Table:
     """One row per distinct combination of the keys over `rows` (all rows if None): the keys,
-    the row count, then the sum of each of `sums` (columns, or a row of sums per selected row;
-    cast to the aggregate's SQL types). The keys' codes are read at `rows`, never copied."""
+    the row count, then the sum of each of `sums` (a value per selected row; cast to the
+    aggregate's SQL types). The keys' codes are read at `rows`, never copied."""
     rows = np.arange(len(keys[0][0])) if rows is None else rows
-    if isinstance(sums, np.ndarray):
-        weights = sums
-    else:  # a row of sums per input row, as the grouping reads them
-        weights = np.empty((len(rows), len(sums)))
-        for column, values in enumerate(sums):
-            weights[:, column] = values
+    weights = np.empty((len(rows), len(sums)))  # a row of sums per row, as the grouping reads
+    for column, values in enumerate(sums):
+        weights[:, column] = values
     group, first, counts = _number_groups(*_combined(keys, rows))
     return _grouped_table(name, keys, rows[first], counts, _sum_groups(group, len(first), weights))
 
