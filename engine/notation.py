@@ -86,9 +86,3 @@ def _check_components(
             raise BoardSyntaxError(
                 f"{where}: {count} pieces '{name}' but the {rules.edition} edition has {have}"
             )
-
-
-def seats_on_board(board: Sequence[int]) -> int:
-    """The number of seats implied by the castles on the board (at least 2)."""
-    seats = [pieces.castle_seat(p) for p in board if pieces.is_castle(p)]
-    return max(2, max(seats, default=0) + 1)
