@@ -54,13 +54,16 @@ class PlayedGame:
 
 def game_id(rules: RuleSet, players: int, history: Sequence[int]) -> int:
     """A stable id: a hash of the rule set, the player count and every action."""
-    digest = hashlib.blake2b(_id_prefix(rules, players) + bytes(history), digest_size=8)
+    digest = _setup_hash(rules, players).copy()  # the setup is hashed once, not once a game
+    digest.update(bytes(history))
     return int.from_bytes(digest.digest(), "big") >> 1
 
 
 @cache
-def _id_prefix(rules: RuleSet, players: int) -> bytes:
-    return f"{rules.edition}|{rules.variant_text()}|{players}|".encode()
+def _setup_hash(rules: RuleSet, players: int):
+    """The hash of the rules and the player count, which every game id goes on from."""
+    setup = f"{rules.edition}|{rules.variant_text()}|{players}|"
+    return hashlib.blake2b(setup.encode(), digest_size=8)
 
 
 @dataclass
