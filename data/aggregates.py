@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from functools import cache, cached_property
 from pathlib import Path
 
@@ -28,6 +29,8 @@ SEAT_LETTERS = "ABCD"
 TILE_KINDS = ("+1", "+2", "+3", "+4", "+5", "+6", "-1", "-2", "-3", "-4", "-5", "-6",
               "MT", "DR", "GM", "WZ")  # fmt: skip
 WIZARD_EDITION = "kingdoms-2011"
+CASTLE = KINDS.index("castle")  # a stored move's kind code
+TILES = ("draw", "start")  # the kinds of move that place a tile
 
 
 @cache
@@ -276,12 +279,17 @@ class _Batch:
         self.move_epoch = _numbers(self.epoch, pa.int8())
 
     @cached_property
-    def tile_rows(self) -> np.ndarray:
-        return self.moves_of(("draw", "start"))
+    def timing(self) -> Key:
+        """When in its epoch each move came, in fifths."""
+        return _numbers(np.minimum(5, (self.turn - 1) * 5 // self.epoch_turns + 1), pa.int8())
 
     @cached_property
-    def tile_groups(self) -> dict[str, tuple]:
-        return _tile_groups(self)
+    def placed_by(self) -> Key:
+        return _relabel(self.kind, lambda kind: "drawn" if kind == "draw" else "start")
+
+    @cached_property
+    def placements(self) -> _Placements:
+        return _placements(self)
 
     def _coded(self, name: str, values: Sequence[str | None] | pa.Array) -> Key:
         """A stored code column of `moves` as a key (codes index `values`)."""
@@ -302,27 +310,19 @@ class _Batch:
         """The seats' game's rules and date, then their agent and player."""
         return [_take(self.owner, seats)]
 
+    def is_kind(self, kinds: tuple[str, ...]) -> np.ndarray:
+        """Which moves are of these kinds."""
+        return _mapped(self.kind, lambda kind: kind in kinds, bool)
+
     def moves_of(self, kinds: tuple[str, ...]) -> np.ndarray:
-        return np.nonzero(_mapped(self.kind, lambda kind: kind in kinds, bool))[0]
-
-    def column(self, name: str, rows: np.ndarray, dtype=np.float64) -> np.ndarray:
-        return self.moves[name].to_numpy(zero_copy_only=False)[rows].astype(dtype)
-
-    def value(self, name: str, rows: np.ndarray) -> np.ndarray:
-        """A stored `value_…` column's gold or impact (0 where there is none, as for the seats
-        not in the game: they add nothing)."""
-        stored = self.column(name, rows)
-        return np.where(stored > 0, stored - VALUE_OFFSET, 0)
+        return np.nonzero(self.is_kind(kinds))[0]
 
 
 def _castles(batch: _Batch) -> pa.Table:
-    rows = batch.moves_of(("castle",))
     rank = _relabel(batch.piece, _castle_rank, pa.int8())
-    gold = batch.value("value_a", rows) + batch.value("value_b", rows)  # row, column gold
-    unit = gold / batch.column("value_c", rows)  # by the effective rank
-    win = batch.win_share[batch.move_seat[rows]]
     keys = [batch.move_owner, batch.move_epoch, batch.cell, rank]
-    return _aggregate("agg_castles", keys, [gold, gold**2, unit, unit**2, win, win**2], rows)
+    castles = batch.placements.by_cell.where(batch.is_kind(("castle",)))
+    return _regroup("agg_castles", keys, castles, CASTLE_SUMS)
 
 
 def _castle_rank(token: str | None) -> int:
@@ -341,10 +341,8 @@ def _piece_kind(token: str | None) -> str | None:
 
 
 def _cells(batch: _Batch) -> pa.Table:
-    rows = batch.moves_of(("castle", "draw", "start"))
-    fill = (batch.turn[rows] - 1) / np.maximum(batch.epoch_turns[rows] - 1, 1)
     keys = [batch.move_owner, batch.move_epoch, batch.cell, _relabel(batch.piece, _piece_kind)]
-    return _aggregate("agg_cells", keys, [fill, fill**2], rows)
+    return _regroup("agg_cells", keys, batch.placements.by_cell, FILL_SUMS)
 
 
 def _epochs(batch: _Batch) -> pa.Table:
@@ -380,79 +378,121 @@ def _seats(batch: _Batch) -> pa.Table:
     return _aggregate("agg_seats", keys, [win, win**2, partial, partial**2])
 
 
-def _tile_keys(batch: _Batch) -> dict[str, list[Key]]:
-    """The keys of the two tile aggregates, over every move."""
-    timing = np.minimum(5, (batch.turn - 1) * 5 // batch.epoch_turns + 1)  # fifths of the epoch
-    placed_by = _relabel(batch.kind, lambda kind: "drawn" if kind == "draw" else "start")
-    return {
-        "agg_tile_cells": [batch.move_owner, batch.move_epoch, batch.cell, batch.piece],
-        "agg_tile_kinds": [
-            batch.move_owner,
-            batch.move_epoch,
-            _numbers(timing, pa.int8()),
-            placed_by,
-            batch.piece,
-        ],
-    }
+# The castle, cell and tile aggregates group the placements by keys that follow from one of two
+# finer keys: (owner, epoch, cell, piece) and, for agg_tile_kinds, (owner, epoch, timing, how
+# the tile was placed, piece). So the placements are grouped by both and summed in one pass,
+# and each aggregate adds up those few groups by its own key.
+FILL_SUMS = slice(0, 2)  # fill, fill²
+CASTLE_SUMS = slice(2, 8)  # gold, gold², gold per rank, its square, win share, its square
+TILE_SUMS = slice(8, 15)  # own, own², opponents, others, others², net, net²
 
 
-def _tile_groups(batch: _Batch) -> dict[str, tuple]:
-    """Both tile aggregates' keys and groups (a row of each, its size, its sums), summed in
-    one pass over the tile placements."""
-    rows = batch.tile_rows
-    keys = _tile_keys(batch)
-    numbered = [_number_groups(*_combined(keys[name], rows)) for name in keys]
-    (cell_group, cell_first, cell_counts), (kind_group, kind_first, kind_counts) = numbered
-    impacts = [batch.moves[f"value_{s.lower()}"].to_numpy() for s in SEAT_LETTERS]
-    cell_totals, kind_totals = _tile_sums(
-        rows, cell_group, len(cell_first), kind_group, len(kind_first), *impacts,
-        batch.move_letter, batch.players[batch.move_game],
+@dataclass(frozen=True)
+class _Groups:
+    """Rows grouped by some key: a row of each group, its size and its sums (a row per sum)."""
+
+    rows: np.ndarray
+    counts: np.ndarray
+    totals: np.ndarray
+
+    def where(self, kept: np.ndarray) -> _Groups:
+        """The groups whose rows are `kept` (a flag per row)."""
+        chosen = kept[self.rows]
+        return _Groups(self.rows[chosen], self.counts[chosen], self.totals[:, chosen])
+
+
+@dataclass(frozen=True)
+class _Placements:
+    """The castles and tiles placed, grouped by each of the two finer keys."""
+
+    by_cell: _Groups
+    by_kind: _Groups
+
+
+def _placements(batch: _Batch) -> _Placements:
+    rows = batch.moves_of(("castle", *TILES))
+    by_cell = [batch.move_owner, batch.move_epoch, batch.cell, batch.piece]
+    by_kind = [batch.move_owner, batch.move_epoch, batch.timing, batch.placed_by, batch.piece]
+    cell_group, cell_first, cell_counts = _number_groups(*_combined(by_cell, rows))
+    kind_group, kind_first, kind_counts = _number_groups(*_combined(by_kind, rows))
+    values = tuple(batch.moves[f"value_{s.lower()}"].to_numpy() for s in SEAT_LETTERS)
+    cell_totals, kind_totals = _placement_sums(
+        rows, cell_group, len(cell_first), kind_group, len(kind_first), batch.kind[0],
+        batch.turn, batch.epoch_turns, values, batch.win_share, batch.move_seat,
+        batch.move_letter, batch.players, batch.move_game,
     )  # fmt: skip
-    return {
-        "agg_tile_cells": (keys["agg_tile_cells"], rows[cell_first], cell_counts, cell_totals),
-        "agg_tile_kinds": (keys["agg_tile_kinds"], rows[kind_first], kind_counts, kind_totals),
-    }
+    return _Placements(
+        _Groups(rows[cell_first], cell_counts, cell_totals),
+        _Groups(rows[kind_first], kind_counts, kind_totals),
+    )
 
 
 @numba.njit(cache=True)
-def _tile_sums(rows, cell_group, cell_groups, kind_group, kind_groups,
-               impact_a, impact_b, impact_c, impact_d, placer, players):  # fmt: skip
-    """Per tile placement, what to sum of its impact on its placer, on the opponents, and the
-    net swing: own, own², opponents, others, others², net, net² (impacts are stored as value
-    + VALUE_OFFSET, 0 for a seat not in the game); added to its group of each tile aggregate.
-    (Compiled: one pass for both aggregates, nothing stored per placement.)"""
-    cell_totals = np.zeros((cell_groups, 7), dtype=np.float64)
-    kind_totals = np.zeros((kind_groups, 7), dtype=np.float64)
+def _placement_sums(rows, cell_group, cell_groups, kind_group, kind_groups, kind, turn,
+                    epoch_turns, values, win_share, seat, placer, players, game):  # fmt: skip
+    """What every placement adds to its group by each finer key (a row per sum, as FILL_SUMS,
+    CASTLE_SUMS and TILE_SUMS say): how far into the epoch it came; for a castle its row and
+    column gold, that per effective rank and its owner's win share; for a tile its impact on
+    its placer, on the opponents, and the net swing (values are stored + VALUE_OFFSET, 0 for
+    a seat not in the game). (Compiled: one pass, nothing stored per placement.)"""
+    by_cell = np.zeros((cell_groups, 15), dtype=np.float64)
+    by_kind = np.zeros((kind_groups, 15), dtype=np.float64)
     for i in range(len(rows)):
-        row = rows[i]
-        stored = (impact_a[row], impact_b[row], impact_c[row], impact_d[row])
+        row, cell = rows[i], cell_group[i]
+        fill = (turn[row] - 1) / max(epoch_turns[row] - 1, 1)
+        by_cell[cell, 0] += fill
+        by_cell[cell, 1] += fill * fill
+        if kind[row] == CASTLE:
+            gold = float(values[0][row]) + float(values[1][row]) - 2 * VALUE_OFFSET
+            unit = gold / values[2][row]
+            win = float(win_share[seat[row]])
+            by_cell[cell, 2] += gold
+            by_cell[cell, 3] += gold * gold
+            by_cell[cell, 4] += unit
+            by_cell[cell, 5] += unit * unit
+            by_cell[cell, 6] += win
+            by_cell[cell, 7] += win * win
+            continue
         own = total = total_sq = 0.0
-        for seat in range(4):
-            value = float(stored[seat]) - VALUE_OFFSET if stored[seat] > 0 else 0.0
-            total += value
-            total_sq += value * value
-            if seat == placer[row]:
-                own = value
-        opponents = players[row] - 1.0
+        for letter in range(4):
+            stored = values[letter][row]
+            impact = float(stored) - VALUE_OFFSET if stored > 0 else 0.0
+            total += impact
+            total_sq += impact * impact
+            if letter == placer[row]:
+                own = impact
+        opponents = players[game[row]] - 1.0
         others = total - own
         net = own - others / opponents
-        sums = (own, own * own, opponents, others, total_sq - own * own, net, net * net)
-        for sum_ in range(7):
-            cell_totals[cell_group[i], sum_] += sums[sum_]
-            kind_totals[kind_group[i], sum_] += sums[sum_]
-    return cell_totals.T, kind_totals.T
+        for sum_, value in ((8, own), (9, own * own), (10, opponents), (11, others),
+                            (12, total_sq - own * own), (13, net), (14, net * net)):  # fmt: skip
+            by_cell[cell, sum_] += value
+            by_kind[kind_group[i], sum_] += value
+    return by_cell.T, by_kind.T
+
+
+def _regroup(name: str, keys: Sequence[Key], groups: _Groups, sums: slice) -> pa.Table:
+    """An aggregate by `keys`, which follow from the key `groups` are grouped by: their sizes
+    and `sums` added up."""
+    group, first, _ = _number_groups(*_combined(keys, groups.rows))
+    added = _sum_groups(group, len(first), np.column_stack([groups.counts, *groups.totals[sums]]))
+    return _grouped_table(name, keys, groups.rows[first], added[0], added[1:])
 
 
 def _tile_cells(batch: _Batch) -> pa.Table:
-    return _grouped_table("agg_tile_cells", *batch.tile_groups["agg_tile_cells"])
+    keys = [batch.move_owner, batch.move_epoch, batch.cell, batch.piece]
+    tiles = batch.placements.by_cell.where(batch.is_kind(TILES))
+    return _regroup("agg_tile_cells", keys, tiles, TILE_SUMS)
 
 
 def _tile_kinds(batch: _Batch) -> pa.Table:
-    return _grouped_table("agg_tile_kinds", *batch.tile_groups["agg_tile_kinds"])
+    keys = [batch.move_owner, batch.move_epoch, batch.timing, batch.placed_by, batch.piece]
+    tiles = batch.placements.by_kind.where(batch.is_kind(TILES))
+    return _regroup("agg_tile_kinds", keys, tiles, TILE_SUMS)
 
 
 def _tile_use(batch: _Batch) -> pa.Table:
-    rows = batch.tile_rows
+    rows = batch.moves_of(TILES)
     tile = _mapped(batch.piece,
                    lambda t: TILE_KINDS.index(t) if t in TILE_KINDS else -1)[rows]  # fmt: skip
     placed = np.zeros((batch.seats.num_rows, len(TILE_KINDS)), dtype=np.int64)
