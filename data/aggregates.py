@@ -29,6 +29,7 @@ SEAT_LETTERS = "ABCD"
 TILE_KINDS = ("+1", "+2", "+3", "+4", "+5", "+6", "-1", "-2", "-3", "-4", "-5", "-6",
               "MT", "DR", "GM", "WZ")  # fmt: skip
 WIZARD_EDITION = "kingdoms-2011"
+_WIZARD = TILE_KINDS.index("WZ")
 CASTLE = KINDS.index("castle")  # a stored move's kind code
 TILES = ("draw", "start")  # the kinds of move that place a tile
 
@@ -495,17 +496,39 @@ def _tile_use(batch: _Batch) -> pa.Table:
     rows = batch.moves_of(TILES)
     tile = _mapped(batch.piece,
                    lambda t: TILE_KINDS.index(t) if t in TILE_KINDS else -1)[rows]  # fmt: skip
-    placed = np.zeros((batch.seats.num_rows, len(TILE_KINDS)), dtype=np.int64)
-    placed.ravel()[(batch.move_seat[rows] * len(TILE_KINDS) + tile)[tile >= 0]] = 1
-    seat = np.repeat(np.arange(batch.seats.num_rows), len(TILE_KINDS))
-    kind = np.tile(np.arange(len(TILE_KINDS)), batch.seats.num_rows)
+    seats = np.arange(batch.seats.num_rows)
+    owner, first, _ = _number_groups(*_combined(batch.owner_keys(seats), seats))
     wizard_edition = _mapped(batch.edition, lambda edition: edition == WIZARD_EDITION, bool)
-    kept = (kind != TILE_KINDS.index("WZ")) | wizard_edition[batch.seat_game[seat]]
-    seat, kind = seat[kept], kind[kept]
-    keys = batch.owner_keys(seat)
-    keys += [(kind, pa.array(TILE_KINDS)), (placed[seat, kind], pa.array([False, True]))]
-    win = batch.win_share[seat]
-    return _aggregate("agg_tile_use", keys, [win, win**2])
+    sums = _tile_use_sums(owner, len(first), batch.win_share, wizard_edition[batch.seat_game],
+                          batch.move_seat[rows], tile)  # fmt: skip
+    owners, kinds, placed = np.nonzero(sums[0])  # the groups: (owner, tile kind, placed)
+    keys = batch.owner_keys(first[owners])
+    keys += [(kinds, pa.array(TILE_KINDS)), (placed, pa.array([False, True]))]
+    totals = sums[:, owners, kinds, placed]
+    return _grouped_table("agg_tile_use", keys, np.arange(len(owners)), totals[0], totals[1:])
+
+
+@numba.njit(cache=True)
+def _tile_use_sums(owner, owners, win_share, wizard_edition, placer, tile):
+    """Per owner, tile kind and whether the seat placed it (a `tile` of kind ≥ 0 placed by
+    seat `placer`): the seats, their win shares and its squares; every seat counts once per
+    tile kind, the wizard only in its edition. (Compiled: nothing stored per seat and kind.)"""
+    kinds = len(TILE_KINDS)
+    placed = np.zeros((len(owner), kinds), dtype=np.int64)
+    for i in range(len(tile)):
+        if tile[i] >= 0:
+            placed[placer[i], tile[i]] = 1
+    sums = np.zeros((3, owners, kinds, 2), dtype=np.float64)
+    for seat in range(len(owner)):
+        win = float(win_share[seat])
+        for kind in range(kinds):
+            if kind == _WIZARD and not wizard_edition[seat]:
+                continue
+            group = (owner[seat], kind, placed[seat, kind])
+            sums[0][group] += 1
+            sums[1][group] += win
+            sums[2][group] += win * win
+    return sums
 
 
 _LOW, _HIGH = np.iinfo(np.int64).min, np.iinfo(np.int64).max  # beyond any gold
