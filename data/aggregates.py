@@ -30,7 +30,7 @@ TILE_KINDS = ("+1", "+2", "+3", "+4", "+5", "+6", "-1", "-2", "-3", "-4", "-5", 
               "MT", "DR", "GM", "WZ")  # fmt: skip
 WIZARD_EDITION = "kingdoms-2011"
 _WIZARD = TILE_KINDS.index("WZ")
-CASTLE = KINDS.index("castle")  # a stored move's kind code
+CASTLE, PASS = KINDS.index("castle"), KINDS.index("pass")  # a stored move's kind codes
 TILES = ("draw", "start")  # the kinds of move that place a tile
 
 
@@ -531,23 +531,15 @@ def _tile_use_sums(owner, owners, win_share, wizard_edition, placer, tile):
     return sums
 
 
-_LOW, _HIGH = np.iinfo(np.int64).min, np.iinfo(np.int64).max  # beyond any gold
-
-
 def _games(batch: _Batch) -> pa.Table:
     count = batch.games.num_rows
     epoch = batch.epoch_scores["epoch"].to_numpy().astype(np.int64)
-    game = batch.game_of(batch.epoch_scores)
-    letter = batch.letter(batch.epoch_scores["seat"])
-    shape = (count, int(epoch.max(initial=0)) + 1, len(SEAT_LETTERS))
-    scored = np.zeros(shape, dtype=bool)  # a seat's gold after an epoch it played
-    scored[game, epoch, letter] = True
-    gold = np.zeros(shape, dtype=np.int64)
-    gold[game, epoch, letter] = batch.epoch_scores["gold_after"].to_numpy()
-    present = scored.any(axis=2)
-    leads = scored & (gold == np.where(scored, gold, _LOW).max(axis=2, keepdims=True))
-    last = scored & (gold == np.where(scored, gold, _HIGH).min(axis=2, keepdims=True))
-    kept_lead = (leads[:, 1:] & leads[:, :-1]).any(axis=2)
+    leads, last = _standings(
+        batch.game_of(batch.epoch_scores), epoch, batch.letter(batch.epoch_scores["seat"]),
+        batch.epoch_scores["gold_after"].to_numpy(), count, max(int(epoch.max(initial=0)), 2) + 1,
+    )  # fmt: skip
+    present = leads > 0
+    kept_lead = (leads[:, 1:] & leads[:, :-1]) > 0  # a seat leads after an epoch and the next
     changes = (present[:, 1:] & present[:, :-1] & ~kept_lead).sum(axis=1)
 
     seat_game, seat_letter = batch.seat_game, batch.letter(batch.seats["seat"])
@@ -563,28 +555,54 @@ def _games(batch: _Batch) -> pa.Table:
     margin = batch.seats["margin"].to_numpy().astype(np.float64)
     victory_margin = np.full(count, -np.inf)
     np.maximum.at(victory_margin, seat_game, margin)
-    early_last = last[seat_game, 1:3, seat_letter].any(axis=1)
+    early_last = (((last[seat_game, 1] | last[seat_game, 2]) >> seat_letter) & 1) > 0
     comeback = np.zeros(count, dtype=np.int64)
     np.bitwise_or.at(comeback, seat_game, ((batch.win_share > 0) & early_last).astype(np.int64))
 
-    column = np.where(batch.epoch <= 3, batch.epoch, 0)  # epochs 1-3 (others in 0), then passes
-    plies = np.bincount(batch.move_game * 5 + column, minlength=count * 5).reshape(count, 5)
-    passes = _mapped(batch.kind, lambda kind: kind == "pass", bool)
-    plies[:, 4] = np.bincount(batch.move_game[passes], minlength=count)
-    decisions = batch.moves["legal_actions"].to_numpy() > 1
-    decided = np.bincount(batch.move_game[decisions], minlength=count).astype(np.float64)
+    plies = _move_counts(batch.move_game, batch.epoch, batch.kind[0],
+                         batch.moves["legal_actions"].to_numpy(), count)  # fmt: skip
 
-    whole = present.any(axis=1) & np.isfinite(victory_margin) & (plies.sum(axis=1) > 0)
+    whole = present.any(axis=1) & np.isfinite(victory_margin) & (plies[:, :4].sum(axis=1) > 0)
     kept = np.nonzero(whole)[0]  # games with scores, seats and moves, as the SQL's joins
     keys = [_take(batch.rules, kept)]
     keys += [(line_up_codes[kept], pa.array(line_up_names)),
              (changes[kept], pa.array(np.arange(changes.max(initial=0) + 1), type=pa.int8())),
              (comeback[kept], pa.array([False, True]))]  # fmt: skip
     sums = [batch.games["plies"].to_numpy()[kept].astype(np.float64)]
-    sums += [plies[kept, e].astype(np.float64) for e in (1, 2, 3, 4)]
-    sums.append(decided[kept])
+    sums += [plies[kept, column].astype(np.float64) for column in (1, 2, 3, 4, 5)]
     sums += [victory_margin[kept], (victory_margin[kept] < 5).astype(np.float64)]
     return _aggregate("agg_games", keys, sums)
+
+
+@numba.njit(cache=True)
+def _standings(game, epoch, letter, gold_after, games, epochs):
+    """Who leads and who is last after every epoch of every game, as bit masks of the seats
+    (0 for an epoch nobody played), from each seat's gold after the epochs it played."""
+    best = np.full((games, epochs), np.iinfo(np.int64).min)
+    worst = np.full((games, epochs), np.iinfo(np.int64).max)
+    for row in range(len(game)):
+        g, e = game[row], epoch[row]
+        best[g, e] = max(best[g, e], gold_after[row])
+        worst[g, e] = min(worst[g, e], gold_after[row])
+    leads = np.zeros((games, epochs), dtype=np.int64)
+    last = np.zeros((games, epochs), dtype=np.int64)
+    for row in range(len(game)):
+        g, e, seat = game[row], epoch[row], 1 << letter[row]
+        leads[g, e] |= seat if gold_after[row] == best[g, e] else 0
+        last[g, e] |= seat if gold_after[row] == worst[g, e] else 0
+    return leads, last
+
+
+@numba.njit(cache=True)
+def _move_counts(game, epoch, kind, legal, games):
+    """Per game: its moves in epochs other than 1-3, in epochs 1, 2 and 3, its passes, and its
+    decisions (moves with more than one legal action). (Compiled: one pass over the moves.)"""
+    counts = np.zeros((games, 6), dtype=np.int64)
+    for move in range(len(game)):
+        counts[game[move], epoch[move] if epoch[move] <= 3 else 0] += 1
+        counts[game[move], 4] += kind[move] == PASS
+        counts[game[move], 5] += legal[move] > 1
+    return counts
 
 
 AGGREGATES: dict[str, Callable[[_Batch], pa.Table]] = {
