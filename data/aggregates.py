@@ -263,7 +263,8 @@ class _Batch:
         )
         self.move_game = self.game_of(self.moves)
         self.move_letter = self.moves["seat"].to_numpy().astype(np.int64)
-        self.move_seat = self.seat_row[self.move_game, self.move_letter]
+        seat_at = self.move_game * len(SEAT_LETTERS) + self.move_letter
+        self.move_seat = self.seat_row.ravel()[seat_at]
         self.kind = self._coded("kind", KINDS)
         self.cell = self._coded("cell", CELL_NAMES)
         self.piece = self._coded("piece", PIECE_TOKENS)
@@ -281,8 +282,9 @@ class _Batch:
 
     @cached_property
     def timing(self) -> Key:
-        """When in its epoch each move came, in fifths."""
-        return _numbers(np.minimum(5, (self.turn - 1) * 5 // self.epoch_turns + 1), pa.int8())
+        """When in its epoch each move came, in fifths: 1 + ⌊5 (turn - 1) / turns⌋ (worked out
+        in floating point, which is exact here and vectorises, unlike integer division)."""
+        return _numbers(((self.turn - 1) * 5 / self.epoch_turns).astype(np.int64) + 1, pa.int8())
 
     @cached_property
     def placed_by(self) -> Key:
