@@ -68,10 +68,12 @@ def _setup_hash(rules: RuleSet, players: int):
 
 @dataclass
 class Turns:
-    """One entry per turn of every game of a batch (games in batch order)."""
+    """One entry per turn of every game of a batch (games in batch order), each column in
+    the type `moves` stores it in (TURN_TYPES)."""
 
-    game: np.ndarray
+    game: np.ndarray  # the game's index in the batch
     epoch: np.ndarray
+    ply: np.ndarray  # 1-based within the game
     turn: np.ndarray  # 1-based within the epoch
     seat: np.ndarray
     kind: np.ndarray
@@ -80,18 +82,17 @@ class Turns:
     legal: np.ndarray  # the most legal actions the mover had at one decision of the turn
     gold_before: np.ndarray
 
+    @classmethod
+    def typed(cls, columns: Sequence[np.ndarray]) -> Turns:
+        return cls(*(np.asarray(c, dtype=t) for c, t in zip(columns, TURN_TYPES, strict=True)))
+
+
+TURN_TYPES = (np.int64, np.int8, np.int16, np.int8, np.int8, np.int8, np.int8, np.int8, np.int16,
+              np.int16)  # fmt: skip
+
 
 def _fast_path(rules: RuleSet) -> bool:
     return not (rules.last_castle or rules.score_as_you_go)
-
-
-def _per_group_index(keys: np.ndarray) -> np.ndarray:
-    """0-based position of each element within its run of equal (sorted) keys."""
-    if not len(keys):
-        return keys.copy()
-    starts = np.r_[0, np.nonzero(np.diff(keys))[0] + 1]
-    counts = np.diff(np.r_[starts, len(keys)])
-    return np.arange(len(keys)) - np.repeat(starts, counts)
 
 
 @dataclass(frozen=True)
@@ -162,9 +163,10 @@ def _read_turns(history, offsets, gold, setup, shape, castle_counts, full_supply
     in no-luck one per kind left), 1 for a pass; for a draw, the most of that and the empty cells
     where the tile can go. Rank-1 castles come back after every epoch. (Cached on disk, keyed
     on this file: the piece and kind codes are compiled in, as in data/scoring_arrays.py.)"""
-    size = len(history)
-    columns = np.empty((9, size), dtype=np.int64)
-    game, epoch, turn, seat, kind, cell, piece, legal, gold_before = columns
+    size = len(history)  # more than the turns: the columns are cut to length at the end
+    game = np.empty(size, dtype=np.int64)  # the types of TURN_TYPES
+    ply, legal, gold_before = np.empty((3, size), dtype=np.int16)
+    epoch, turn, seat, kind, cell, piece = np.empty((6, size), dtype=np.int8)
     deals = np.zeros((len(offsets) - 1, shape[:, 2].max(), SEATS), dtype=np.int64)
     stock = np.zeros((SEATS, 4), dtype=np.int64)
     started = np.zeros(SEATS, dtype=np.bool_)
@@ -175,6 +177,7 @@ def _read_turns(history, offsets, gold, setup, shape, castle_counts, full_supply
         i = offsets[g]
         stock[:, :] = castle_counts[setup[g]]
         first = 0
+        game_start = count
         for e in range(epochs):
             for s in range(dealt):
                 deals[g, e, s] = history[i]
@@ -209,6 +212,7 @@ def _read_turns(history, offsets, gold, setup, shape, castle_counts, full_supply
                 a = history[i]
                 i += 1
                 game[count], epoch[count], turn[count], seat[count] = g, e + 1, t + 1, s
+                ply[count] = count - game_start + 1
                 legal[count] = max(empty * options + draws, 1)
                 gold_before[count] = gold[g, e, s]
                 if a < 4 * cells:
@@ -231,7 +235,11 @@ def _read_turns(history, offsets, gold, setup, shape, castle_counts, full_supply
                 empty -= kind[count] != PASS
                 t += 1
                 count += 1
-    return columns[:, :count], deals
+    columns = (
+        game[:count], epoch[:count], ply[:count], turn[:count], seat[:count], kind[:count],
+        cell[:count], piece[:count], legal[:count], gold_before[:count],
+    )  # fmt: skip
+    return columns, deals
 
 
 def replay_turns(game: PlayedGame) -> tuple[list[tuple[int, ...]], list[int]]:
@@ -280,10 +288,10 @@ def replayed_turns(
     rows, deals = [], []
     for i in indexes:
         turns, dealt = replay_turns(games[i])
-        rows += [(i, *row) for row in turns]
+        rows += [(i, row[0], ply, *row[1:]) for ply, row in enumerate(turns, 1)]
         deals.append(dealt)
     columns = np.array(rows, dtype=np.int64).reshape(-1, len(Turns.__dataclass_fields__)).T
-    return Turns(*columns), deals
+    return Turns.typed(columns), deals
 
 
 def extract_turns(
@@ -371,21 +379,28 @@ def build_tables(games: Sequence[PlayedGame], created: datetime) -> dict[str, pa
     start = setups.per_game(lambda _, rules: rules.start_gold, np.int64)
     epochs = gains.shape[1]
 
-    boards = np.zeros((count * epochs, 30), dtype=np.int16)
-    placed = turns.kind != PASS
-    board_row = turns.game * epochs + turns.epoch - 1
-    boards[board_row[placed], turns.cell[placed]] = turns.piece[placed]
-    scores = score_boards(boards)
+    board = turns.game * epochs + turns.epoch - 1  # each turn's epoch board, game by game
+    scores = score_boards(_final_boards(board, turns.kind, turns.cell, turns.piece, count * epochs))
 
     final = start[:, None] + gains.sum(axis=1)
 
     tables = {
         "games": _games_table(games, ids, setups, players, turns, deals, created),
         "seats": _seats_table(games, ids, players, final, turns),
-        "moves": _moves_table(ids, turns, players, board_row, scores),
+        "moves": _moves_table(ids, turns, players, board, scores),
         "epoch_scores": _epoch_table(ids, played, gains, start),
     }
     return tables
+
+
+@numba.njit(cache=True)
+def _final_boards(board, kind, cell, piece, boards):
+    """Every epoch's board when it is scored: (boards, 30) piece codes, 0 for empty."""
+    final = np.zeros((boards, 30), dtype=np.int16)
+    for turn in range(len(board)):
+        if kind[turn] != PASS:
+            final[board[turn], cell[turn]] = piece[turn]
+    return final
 
 
 def _games_table(games, ids, setups: Setups, players, turns: Turns, deals, created) -> pa.Table:
@@ -471,27 +486,19 @@ def _line_ups(games: Sequence[PlayedGame]) -> tuple[list[str], list[str | None],
     return names, agents, start[first]
 
 
-def _moves_table(ids, turns: Turns, players, board_row, scores: BoardScores) -> pa.Table:
+def _moves_table(ids, turns: Turns, players, board, scores: BoardScores) -> pa.Table:
     """The turns as small integer codes (see data/schema.py), each placement with what it
     scored on the epoch's final board: a castle's row and column gold and effective rank, a
     tile's impact on every seat."""
     values = np.zeros((SEATS, len(turns.kind)), dtype=np.uint16)
-    _placement_values(turns.kind, turns.cell, board_row, players[turns.game],
+    _placement_values(turns.kind, turns.cell, board, players[turns.game],
                       scores.effective_rank, scores.row_base, scores.column_base, scores.impacts,
                       values)  # fmt: skip
     return _table(
         "moves",
         [
             pa.array(ids[turns.game]),
-            _int(turns.epoch, "int8"),
-            _int(_per_group_index(turns.game) + 1, "int16"),
-            _int(turns.turn, "int8"),
-            _int(turns.seat, "int8"),
-            _int(turns.kind, "int8"),
-            _int(turns.cell, "int8"),
-            _int(turns.piece, "int8"),
-            _int(turns.legal, "int16"),
-            _int(turns.gold_before, "int16"),
+            *(pa.array(getattr(turns, name)) for name in list(Turns.__dataclass_fields__)[1:]),
             *(pa.array(column) for column in values),
         ],
     )
