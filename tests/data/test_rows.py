@@ -97,14 +97,26 @@ def test_moves_agree(con, replays):
 
 
 def test_seats_and_epoch_scores_agree(con, replays):
-    seats = execute(con, "SELECT game_id, seat, final_gold, win_share, margin FROM seats")
+    """The outcome columns as ../shared/spec/metrics.md defines them, from the replay."""
+    seats = execute(
+        con,
+        "SELECT game_id, seat, turn_position, final_gold, rank, win_share, utility, margin "
+        "FROM seats",
+    )
     for row in seats.iter_rows(named=True):
-        gold = replays[row["game_id"]]["state"].returns()
+        replay = replays[row["game_id"]]
+        gold = replay["state"].returns()
         seat = LETTERS.index(row["seat"])
         assert row["final_gold"] == gold[seat]
         best = max(gold)
         assert row["win_share"] == pytest.approx(1 / gold.count(best) if gold[seat] == best else 0)
         assert row["margin"] == gold[seat] - max(g for s, g in enumerate(gold) if s != seat)
+        places = [place for place, g in enumerate(sorted(gold, reverse=True), 1) if g == gold[seat]]
+        rank = sum(places) / len(places)  # tied seats share the average of their places
+        assert row["rank"] == pytest.approx(rank)
+        assert row["utility"] == pytest.approx(1 - 2 * (rank - 1) / (len(gold) - 1))
+        first = LETTERS.index(replay["turns"][0][1])  # who moved first in epoch 1
+        assert row["turn_position"] == (seat - first) % len(gold) + 1
     scores = execute(con, "SELECT game_id, epoch, seat, gained FROM epoch_scores")
     for row in scores.iter_rows(named=True):
         state = replays[row["game_id"]]["state"]
