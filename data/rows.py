@@ -383,10 +383,12 @@ def build_tables(games: Sequence[PlayedGame], created: datetime) -> dict[str, pa
     scores = score_boards(_final_boards(board, turns.kind, turns.cell, turns.piece, count * epochs))
 
     final = start[:, None] + gains.sum(axis=1)
+    plies = np.bincount(turns.game, minlength=count)
+    first_seat = turns.seat[np.minimum(np.cumsum(plies) - plies, max(len(turns.seat) - 1, 0))]
 
     tables = {
-        "games": _games_table(games, ids, setups, players, turns, deals, created),
-        "seats": _seats_table(games, ids, players, final, turns),
+        "games": _games_table(games, ids, setups, players, plies, first_seat, deals, created),
+        "seats": _seats_table(games, ids, players, final, first_seat),
         "moves": _moves_table(ids, turns, players, board, scores),
         "epoch_scores": _epoch_table(ids, played, gains, start),
     }
@@ -403,11 +405,8 @@ def _final_boards(board, kind, cell, piece, boards):
     return final
 
 
-def _games_table(games, ids, setups: Setups, players, turns: Turns, deals, created) -> pa.Table:
+def _games_table(games, ids, setups: Setups, players, plies, first_seat, deals, created):
     count = len(games)
-    plies = np.bincount(turns.game, minlength=count)
-    first_turns = np.r_[0, np.cumsum(plies)[:-1]]
-    first_seat = turns.seat[np.minimum(first_turns, max(len(turns.seat) - 1, 0))]
     editions = sorted({rules.edition for _, rules in setups.distinct})
     variants = sorted({rules.variant_text() for _, rules in setups.distinct})
     edition = setups.per_game(lambda _, rules: editions.index(rules.edition))
@@ -431,23 +430,10 @@ def _games_table(games, ids, setups: Setups, players, turns: Turns, deals, creat
     )
 
 
-def _seats_table(games, ids, players, final, turns: Turns) -> pa.Table:
-    mask = np.arange(SEATS) < players[:, None]  # (G, SEATS)
-    gold = np.where(mask, final, np.iinfo(np.int32).min)
-    above = (gold[:, None, :] > gold[:, :, None]).sum(axis=2)
-    ties = (gold[:, None, :] == gold[:, :, None]).sum(axis=2)
-    rank = 1 + above + (ties - 1) / 2
-    best = gold.max(axis=1, keepdims=True)
-    winners = (gold == best).sum(axis=1, keepdims=True)
-    win_share = np.where(gold == best, 1.0 / winners, 0.0)
-    utility = 1 - 2 * (rank - 1) / (players[:, None] - 1)
-    others = np.where(np.eye(SEATS, dtype=bool)[None], np.iinfo(np.int32).min, gold[:, None, :])
-    margin = gold - others.max(axis=2)
-    first_turn = np.r_[0, np.cumsum(np.bincount(turns.game, minlength=len(games)))[:-1]]
-    first = turns.seat[np.minimum(first_turn, max(len(turns.seat) - 1, 0))]
-    position = (np.arange(SEATS) - first[:, None]) % players[:, None] + 1
-
-    game_index, seat = np.nonzero(mask)  # game by game, seat by seat
+def _seats_table(games, ids, players, final, first_seat) -> pa.Table:
+    game_index, seat, position, rank, win_share, utility, margin = _outcomes(
+        final, players, first_seat
+    )
     names, seat_agents, line_up_seat = _line_ups(games)
     at = pa.array(line_up_seat[game_index] + seat)  # each row's seat among the line-ups'
     agents = sorted({a for a in seat_agents if a})
@@ -461,14 +447,48 @@ def _seats_table(games, ids, players, final, turns: Turns) -> pa.Table:
             _dictionary(seat, SEAT_NAMES),
             pa.array(names, type=pa.string()).take(at),
             _dictionary(agent_codes, agents or [""], no_agent).take(at),
-            _int(position[game_index, seat], "int8"),
+            _int(position, "int8"),
             _int(final[game_index, seat], "int16"),
-            _int(rank[game_index, seat], "float32"),
-            _int(win_share[game_index, seat], "float32"),
-            _int(utility[game_index, seat], "float32"),
-            _int(margin[game_index, seat], "int16"),
+            _int(rank, "float32"),
+            _int(win_share, "float32"),
+            _int(utility, "float32"),
+            _int(margin, "int16"),
         ],
     )
+
+
+@numba.njit(cache=True)
+def _outcomes(final, players, first_seat):
+    """Every seat of every game (game by game, seat by seat) with its outcome, as
+    ../shared/spec/metrics.md defines them from the final gold: the game, the seat, its
+    position in the first turn order, its rank (ties share the mean of their places), win
+    share (a win split between the tied winners), utility (1 first, -1 last, linear between
+    by rank) and margin (its gold less the best of the others')."""
+    rows = players.sum()
+    game, seat, position, margin = np.empty((4, rows), dtype=np.int64)
+    rank, win_share, utility = np.empty((3, rows), dtype=np.float64)
+    row = 0
+    for g in range(len(players)):
+        count = players[g]
+        gold = final[g, :count]
+        best = gold.max()
+        winners = (gold == best).sum()
+        for s in range(count):
+            above = ties = 0
+            others = np.iinfo(np.int64).min
+            for other in range(count):
+                above += gold[other] > gold[s]
+                ties += gold[other] == gold[s]
+                if other != s:
+                    others = max(others, gold[other])
+            game[row], seat[row] = g, s
+            position[row] = (s - first_seat[g]) % count + 1
+            rank[row] = 1 + above + (ties - 1) / 2
+            win_share[row] = 1.0 / winners if gold[s] == best else 0.0
+            utility[row] = 1 - 2 * (rank[row] - 1) / (count - 1)
+            margin[row] = gold[s] - others
+            row += 1
+    return game, seat, position, rank, win_share, utility, margin
 
 
 def _line_ups(games: Sequence[PlayedGame]) -> tuple[list[str], list[str | None], np.ndarray]:
