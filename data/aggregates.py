@@ -4,8 +4,9 @@ The dashboard's queries read these (counts, sums and sums of squares by every fi
 dimension) instead of scanning millions of rows, so they answer in milliseconds; because each
 batch carries its own aggregates, they are always consistent with the batches in the lake.
 Each aggregate is defined by its SQL file in `data/aggregates/` (which also gives its columns);
-a batch's aggregates are computed with numpy from its Arrow tables, several times faster than
-a DuckDB pass, and tests/data/test_aggregates.py checks both give the same tables.
+a batch's aggregates are computed from its Arrow tables with numpy and compiled (numba) passes
+over the moves, several times faster than a DuckDB pass, and tests/data/test_aggregates.py
+checks both give the same tables.
 """
 
 from __future__ import annotations
@@ -513,7 +514,7 @@ def _tile_use(batch: _Batch) -> pa.Table:
 @numba.njit(cache=True)
 def _tile_use_sums(owner, owners, win_share, wizard_edition, placer, tile):
     """Per owner, tile kind and whether the seat placed it (a `tile` of kind ≥ 0 placed by
-    seat `placer`): the seats, their win shares and its squares; every seat counts once per
+    seat `placer`): the seats, their win shares and the squares; every seat counts once per
     tile kind, the wizard only in its edition. (Compiled: nothing stored per seat and kind.)"""
     kinds = len(TILE_KINDS)
     placed = np.zeros((len(owner), kinds), dtype=np.int64)

@@ -459,11 +459,10 @@ def _seats_table(games, ids, players, final, first_seat) -> pa.Table:
 
 @numba.njit(cache=True)
 def _outcomes(final, players, first_seat):
-    """Every seat of every game (game by game, seat by seat) with its outcome, as
-    ../shared/spec/metrics.md defines them from the final gold: the game, the seat, its
-    position in the first turn order, its rank (ties share the mean of their places), win
-    share (a win split between the tied winners), utility (1 first, -1 last, linear between
-    by rank) and margin (its gold less the best of the others')."""
+    """Every seat of every game (game by game, seat by seat) with its outcome from the final
+    gold: the game, the seat, its position in the first turn order, its rank (1 = most gold,
+    ties share the mean of their places), win share (a win split between the tied winners),
+    utility (1 − 2 (rank − 1) / (players − 1)) and margin (its gold less the best other's)."""
     rows = players.sum()
     game, seat, position, margin = np.empty((4, rows), dtype=np.int64)
     rank, win_share, utility = np.empty((3, rows), dtype=np.float64)
@@ -518,6 +517,7 @@ def _moves_table(ids, turns: Turns, players, board, scores: BoardScores) -> pa.T
         "moves",
         [
             pa.array(ids[turns.game]),
+            # then every turn column but the game index, in the order `moves` stores them
             *(pa.array(getattr(turns, name)) for name in list(Turns.__dataclass_fields__)[1:]),
             *(pa.array(column) for column in values),
         ],
