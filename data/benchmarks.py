@@ -21,7 +21,7 @@ from engine.state import Game
 
 BENCH_LAKE = Path("data/bench-lake")
 BENCH_MOVES = 10_000_000
-ROUNDS = 5  # medians of this many runs
+ROUNDS = 9  # medians of this many runs: a single round moves by up to ±10% with the load
 BENCH_GAMES = 145_000  # about 10.4 million moves with player counts 2, 3, 4 cycled
 
 
