@@ -537,9 +537,10 @@ def _tile_use_sums(owner, owners, win_share, wizard_edition, placer, tile):
 def _games(batch: _Batch) -> pa.Table:
     count = batch.games.num_rows
     epoch = batch.epoch_scores["epoch"].to_numpy().astype(np.int64)
+    epochs = max(int(epoch.max(initial=0)), 2) + 1  # epochs 1 and 2 at least: comebacks read them
     leads, last = _standings(
         batch.game_of(batch.epoch_scores), epoch, batch.letter(batch.epoch_scores["seat"]),
-        batch.epoch_scores["gold_after"].to_numpy(), count, max(int(epoch.max(initial=0)), 2) + 1,
+        batch.epoch_scores["gold_after"].to_numpy(), count, epochs,
     )  # fmt: skip
     present = leads > 0
     kept_lead = (leads[:, 1:] & leads[:, :-1]) > 0  # a seat leads after an epoch and the next
