@@ -245,10 +245,9 @@ class _Batch:
         self._order = np.argsort(ids, kind="stable")
         self._sorted_ids = ids[self._order]
         self.seat_game = self.game_of(self.seats)
+        self.seat_letter = self.letter(self.seats["seat"])
         self.seat_row = np.full((len(ids), len(SEAT_LETTERS)), -1)
-        self.seat_row[self.seat_game, self.letter(self.seats["seat"])] = np.arange(
-            len(self.seat_game)
-        )
+        self.seat_row[self.seat_game, self.seat_letter] = np.arange(len(self.seat_game))
         self.win_share = self.seats["win_share"].to_numpy().astype(np.float64)
         self.players = self.games["players"].to_numpy().astype(np.int64)
         self.edition = _key(self.games["edition"])
@@ -546,7 +545,7 @@ def _games(batch: _Batch) -> pa.Table:
     kept_lead = (leads[:, 1:] & leads[:, :-1]) > 0  # a seat leads after an epoch and the next
     changes = (present[:, 1:] & present[:, :-1] & ~kept_lead).sum(axis=1)
 
-    seat_game, seat_letter = batch.seat_game, batch.letter(batch.seats["seat"])
+    seat_game, seat_letter = batch.seat_game, batch.seat_letter
     agent_codes, agent_names = _key(batch.seats["agent"])
     names = [name or "people" for name in agent_names.to_pylist()]
     line_ups = np.zeros(count, dtype=np.int64)
