@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import argparse
 import sys
 from pathlib import Path
 
 from engine.record import Record, RecordError, read_record_file
 from engine.state import State
+from engine.tokens import parse_int
 
 EXIT_OK = 0
 EXIT_FAILURE = 1
@@ -15,6 +17,14 @@ EXIT_BAD_INPUT = 2
 
 class BadInput(Exception):
     """Raised by a subcommand for input it refuses; the message says what and where."""
+
+
+def whole_number(text: str) -> int:
+    """An argparse type: a 64-bit integer in ASCII digits (`int` also takes '３' or '1_0')."""
+    value = parse_int(text, -(2**63), 2**63 - 1)
+    if value is None:
+        raise argparse.ArgumentTypeError(f"'{text}' is not a whole number")
+    return value
 
 
 def fail_bad_input(message: str) -> int:

@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import cache
 
+from engine.tokens import parse_int
+
 COLUMN_LETTERS = "abcdefghijklmnopqrstuvwxyz"
 
 
@@ -26,15 +28,10 @@ class Geometry:
         return f"{COLUMN_LETTERS[column]}{row + 1}"
 
     def parse_cell(self, name: str) -> int:
-        letter, digits = name[:1], name[1:]
-        if (
-            not letter
-            or letter not in COLUMN_LETTERS[: self.columns]
-            or not digits.isdigit()
-            or not 1 <= int(digits) <= self.rows
-        ):
+        letter, row = name[:1], parse_int(name[1:], 1, self.rows)
+        if not letter or letter not in COLUMN_LETTERS[: self.columns] or row is None:
             raise CellError(f"'{name}' is not a cell of a {self.rows}x{self.columns} board")
-        return (int(digits) - 1) * self.columns + COLUMN_LETTERS.index(letter)
+        return (row - 1) * self.columns + COLUMN_LETTERS.index(letter)
 
     def row_of(self, cell: int) -> int:
         return cell // self.columns

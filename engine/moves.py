@@ -11,6 +11,7 @@ from dataclasses import dataclass
 
 from engine import pieces
 from engine.geometry import Geometry
+from engine.tokens import words
 
 CASTLE = "castle"
 DRAW = "draw"
@@ -40,29 +41,31 @@ class Move:
 
     @classmethod
     def from_str(cls, text: str, geometry: Geometry) -> Move:
-        """Parse `C4 b2`, `d+5 c3`, `s-2 a1` or `pass`."""
-        parts = text.split()
-        if parts == ["pass"]:
+        """Parse `C4 b2`, `d+5 c3`, `s-2 a1` or `pass` (words separated by spaces or tabs)."""
+        parts = words(text)
+        if [word for _, word in parts] == ["pass"]:
             return cls(PASS)
         if not parts:
             raise MoveSyntaxError("missing move")
-        action = parts[0]
+        action = parts[0][1]
         if len(parts) != 2:
-            column = len(action) + 2 if len(parts) > 2 else 1
-            raise MoveSyntaxError(f"'{text}' is not a move (expected e.g. 'C4 b2')", column)
+            column = parts[2][0] if len(parts) > 2 else 1
+            shown = " ".join(word for _, word in parts)
+            raise MoveSyntaxError(f"'{shown}' is not a move (expected e.g. 'C4 b2')", column)
+        cell_column, cell_name = parts[1]
         try:
-            cell = geometry.parse_cell(parts[1])
+            cell = geometry.parse_cell(cell_name)
         except ValueError as error:
-            raise MoveSyntaxError(str(error), text.index(parts[1]) + 1) from None
+            raise MoveSyntaxError(str(error), cell_column) from None
         if len(action) == 2 and action[0] == "C" and action[1] in "1234":
             return cls(CASTLE, cell, rank=int(action[1]))
         if action[:1] in ("d", "s"):
             try:
                 tile = pieces.parse_tile(action[1:])
             except ValueError as error:
-                raise MoveSyntaxError(str(error), 2) from None
+                raise MoveSyntaxError(str(error), parts[0][0] + 1) from None
             return cls(DRAW if action[0] == "d" else START, cell, tile=tile)
-        raise MoveSyntaxError(f"unknown action '{action}'")
+        raise MoveSyntaxError(f"unknown action '{action}'", parts[0][0])
 
     def to_str(self, geometry: Geometry) -> str:
         if self.kind == PASS:

@@ -6,6 +6,8 @@ are the one place where a piece becomes text and back.
 
 from __future__ import annotations
 
+from engine.tokens import is_digits
+
 EMPTY = 0
 # Resource tiles +1..+6 are the codes 1..6; hazard tiles -1..-6 are the codes 7..12.
 MOUNTAIN = 13
@@ -92,7 +94,7 @@ def parse_piece(token: str) -> int:
     if len(token) == 2 and token[0] in "+-" and token[1] in "123456":
         value = int(token[1])
         return resource(value) if token[0] == "+" else hazard(value)
-    if len(token) == 2 and token[0] in SEAT_LETTERS and token[1].isdigit():
+    if len(token) == 2 and token[0] in SEAT_LETTERS and is_digits(token[1]):
         rank = int(token[1])
         if not 1 <= rank <= 4:
             raise PieceError(f"castle rank {rank} does not exist in '{token}'")

@@ -14,7 +14,7 @@ import sys
 from pathlib import Path
 
 from data.lake import lake_path
-from engine.cli_support import BadInput
+from engine.cli_support import BadInput, whole_number
 
 NAME = "dashboard"
 HELP = "Start the dashboard (Streamlit) on a lake: overview, heatmaps, tile impact, balance, SQL."
@@ -25,7 +25,9 @@ DEFAULT_PORT = 8501
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--lake", help="lake folder (default: $KINGDOMS_LAKE or data/lake)")
-    parser.add_argument("--port", type=int, default=DEFAULT_PORT, help="HTTP port (default 8501)")
+    parser.add_argument(
+        "--port", type=whole_number, default=DEFAULT_PORT, help="HTTP port (default 8501)"
+    )
 
 
 def streamlit_command(port: int) -> list[str]:

@@ -8,6 +8,7 @@ from data.commands.lake_options import add_lake_argument, open_lake
 from data.importer import export_record
 from data.reader import connect
 from engine.cli_support import EXIT_OK, BadInput
+from engine.tokens import parse_int
 
 NAME = "export"
 HELP = "Print a game of the lake as a .kgn record."
@@ -19,10 +20,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    try:
-        game_id = int(args.game_id)
-    except ValueError:
-        raise BadInput(f"GAME_ID: '{args.game_id}' is not a game id (a whole number)") from None
+    game_id = parse_int(args.game_id, 0, 2**63 - 1)
+    if game_id is None:
+        raise BadInput(f"GAME_ID: '{args.game_id}' is not a game id (a whole number)")
     lake = open_lake(args)
     text = export_record(connect(lake), game_id)
     if text is None:

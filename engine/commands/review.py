@@ -6,7 +6,7 @@ import argparse
 import json
 
 from engine import pieces
-from engine.cli_support import EXIT_OK, BadInput, load_record
+from engine.cli_support import EXIT_OK, BadInput, load_record, whole_number
 from engine.evaluate import DEFAULT_BUDGET, describe, review_game
 
 NAME = "review"
@@ -16,9 +16,9 @@ HELP = "Judge every move of a .kgn record: class (best … blunder), expected lo
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("file", metavar="FILE.kgn", help="game record to review")
     parser.add_argument(
-        "--budget", type=int, default=DEFAULT_BUDGET, help="search iterations per decision"
+        "--budget", type=whole_number, default=DEFAULT_BUDGET, help="search iterations per decision"
     )
-    parser.add_argument("--seed", type=int, default=0, help="seed of the evaluator")
+    parser.add_argument("--seed", type=whole_number, default=0, help="seed of the evaluator")
     parser.add_argument(
         "--omniscient", action="store_true", help="judge with every starting tile known"
     )

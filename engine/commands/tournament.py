@@ -9,7 +9,7 @@ import sys
 from tqdm import tqdm
 
 from engine.agents import UnknownAgentError, make_agent
-from engine.cli_support import EXIT_OK, BadInput
+from engine.cli_support import EXIT_OK, BadInput, whole_number
 from engine.rules import DEFAULT_EDITION, EDITIONS, RulesError, rule_set
 from engine.tournament import (
     GameResult,
@@ -29,12 +29,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--agents", required=True, help="comma-separated agent names, e.g. random,greedy,mcts-400"
     )
-    parser.add_argument("--players", type=int, default=2, help="players per game (2-4)")
-    parser.add_argument("--games", type=int, default=100, help="games per pairing or table")
-    parser.add_argument("--seed", type=int, default=0, help="seed of the whole tournament")
+    parser.add_argument("--players", type=whole_number, default=2, help="players per game (2-4)")
+    parser.add_argument(
+        "--games", type=whole_number, default=100, help="games per pairing or table"
+    )
+    parser.add_argument("--seed", type=whole_number, default=0, help="seed of the whole tournament")
     parser.add_argument("--edition", default=DEFAULT_EDITION, choices=EDITIONS)
     parser.add_argument("--variants", default="", help="comma-separated official variants")
-    parser.add_argument("--workers", type=int, default=2, help="processes to play in")
+    parser.add_argument("--workers", type=whole_number, default=2, help="processes to play in")
     parser.add_argument("--json", action="store_true", help="print JSON on stdout")
 
 
