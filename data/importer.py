@@ -14,7 +14,6 @@ import duckdb
 from data.lake import Lake
 from data.reader import execute, existing_ids
 from data.rows import PlayedGame, build_tables
-from engine import pieces
 from engine.record import RecordError, read_record_file, record_from_state, write_record
 from engine.rules import rule_set
 from engine.state import Game
@@ -34,16 +33,14 @@ class ImportReport:
 def played_from_record(path: str | Path) -> PlayedGame:
     """Read and replay one record (raises RecordError) into a game ready for the lake."""
     record, state = read_record_file(path)
-    letters = pieces.SEAT_LETTERS[: record.players]
-    seed = record.tags.get("Seed")
     return PlayedGame(
         players=record.players,
         rules=record.rules,
         history=list(state.history),
         epoch_gains=[list(g) for g in state.epoch_gains],
-        players_names=[record.tags[letter] for letter in letters],
-        agents=[record.tags.get(f"Agent{letter}") for letter in letters],
-        seed=int(seed) if seed and seed.lstrip("-").isdigit() else None,
+        players_names=record.names,
+        agents=record.agents,
+        seed=record.seed,
         tags=dict(record.tags),
     )
 

@@ -9,18 +9,20 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from collections.abc import Iterator
 from dataclasses import dataclass, field
+from datetime import date
 from pathlib import Path
 
 from engine import pieces
+from engine.agents import make_agent
 from engine.geometry import Geometry, geometry
 from engine.moves import DRAW, START, IllegalMoveError, Move, MoveSyntaxError
-from engine.rules import RulesError, RuleSet, parse_variants
+from engine.rules import DEFAULT_EDITION, RulesError, RuleSet, parse_variants
 from engine.state import DEAL, FIRST, OVER, Game, State
+from engine.tokens import is_digits, parse_int, words
 from engine.turns import Deal, Turn, walk
 
-_TAG = re.compile(r'\[([A-Za-z][A-Za-z0-9_]*)\s+"((?:[^"\\]|\\.)*)"\]')
-_RESULT_PART = re.compile(r"([A-D])\s+(-?\d+)")
 _SEAT_TAGS = tuple(pieces.SEAT_LETTERS)
 
 
@@ -63,11 +65,31 @@ class EpochRecord:
 class Record:
     tags: dict[str, str]
     epochs: list[EpochRecord]
-    tag_lines: dict[str, int] = field(default_factory=dict)
+    tag_positions: dict[str, tuple[int, int]] = field(default_factory=dict)  # value's line, column
 
     @property
     def players(self) -> int:
         return sum(1 for letter in _SEAT_TAGS if letter in self.tags)
+
+    @property
+    def names(self) -> list[str]:
+        """Each seat's player, as the seat tags name them."""
+        return [self.tags[letter] for letter in _SEAT_TAGS[: self.players]]
+
+    @property
+    def agents(self) -> list[str | None]:
+        """Each seat's agent (`AgentA` …), None for a seat without one."""
+        return [self.tags.get(f"Agent{letter}") for letter in _SEAT_TAGS[: self.players]]
+
+    @property
+    def seed(self) -> int | None:
+        """The `Seed` tag's value (the reader has checked it), None without one."""
+        return _seed(self.tags["Seed"]) if "Seed" in self.tags else None
+
+    @property
+    def result(self) -> list[int] | None:
+        """Each seat's final gold as the `Result` tag gives it, None without one."""
+        return _result_gold(self.tags["Result"], self.players) if "Result" in self.tags else None
 
     @property
     def rules(self) -> RuleSet:
@@ -82,107 +104,264 @@ class Record:
 
 # ---------------------------------------------------------------------- reading
 
+MAX_RECORD_BYTES = 1_000_000  # a full 4-player record is about 3,000 bytes
+MAX_LINE_CHARACTERS = 10_000  # a record's lines are short: a tag, a move, a comment
+SEED_RANGE = (-(2**63), 2**63 - 1)  # a seed as a game stores it: a signed 64-bit integer
+_GOLD_RANGE = (-999_999, 999_999)  # far beyond any game's gold
 
-def _strip_braces(text: str) -> str:
-    """Blank out `{ … }` comments, keeping line and column positions."""
-    out = list(text)
-    line, column, depth_start = 1, 1, None
-    for index, char in enumerate(text):
-        if depth_start is None and char == "{":
-            depth_start = (line, column)
-        if depth_start is not None and char != "\n":
-            out[index] = " "
-        if depth_start is not None and char == "}":
-            depth_start = None
-        line, column = (line + 1, 1) if char == "\n" else (line, column + 1)
-    if depth_start is not None:
-        raise RecordError("comment '{' is never closed", *depth_start)
-    return "".join(out)
+_SEGMENT = re.compile(r'[^"{;]+|"[^"\\]*(?:\\.[^"\\]*)*"?|.')  # text, a quoted value, or one mark
+_TAG = re.compile(r'\[([A-Za-z][A-Za-z0-9_]*)[ \t]+"([^"\\]*(?:\\.[^"\\]*)*)"\]')
+_ESCAPE = re.compile(r"\\(.)")
+_RESULT_PART = re.compile(r"([A-D])[ \t]+(-?[0-9]+)")
+_DATE = re.compile(r"([0-9]{4}|\?{4})\.([0-9]{2}|\?{2})\.([0-9]{2}|\?{2})")
+
+
+@dataclass(frozen=True)
+class _Line:
+    """One line of a record with its comments blanked out (columns stay those of the text)."""
+
+    number: int
+    content: str
+    comment: str  # the text after ';'
+
+
+def _scan(text: str) -> Iterator[_Line]:
+    """The record's lines, split at `\\n` (or `\\r\\n`) only, after a leading byte-order mark.
+
+    `{ … }` comments may span lines and `;` comments end their line, except inside a tag's
+    quoted value, which is kept as written."""
+    brace: tuple[int, int] | None = None
+    for number, raw in enumerate(text.removeprefix("\ufeff").split("\n"), start=1):
+        line = raw.removesuffix("\r")
+        if len(line) > MAX_LINE_CHARACTERS:
+            raise RecordError(
+                f"line longer than {MAX_LINE_CHARACTERS:,} characters, the most a record allows",
+                number,
+                MAX_LINE_CHARACTERS + 1,
+            )
+        content: list[str] = []
+        comment = ""
+        position = 0
+        while position < len(line):
+            if brace:
+                end = line.find("}", position)
+                stop = len(line) if end < 0 else end + 1
+                content.append(" " * (stop - position))
+                position, brace = stop, None if end >= 0 else brace
+                continue
+            segment = _SEGMENT.match(line, position).group()  # type: ignore[union-attr]
+            if segment == "{":
+                brace = (number, position + 1)
+            elif segment == ";":
+                comment = line[position + 1 :]
+                break
+            else:
+                content.append(segment)
+                position += len(segment)
+        yield _Line(number, _printable("".join(content), number), comment)
+    if brace:
+        raise RecordError("comment '{' is never closed", *brace)
+
+
+def _printable(content: str, line: int) -> str:
+    """The line's content, refused if it holds a control or other invisible character
+    (comments may hold anything)."""
+    if not content.replace("\t", " ").isprintable():
+        index, char = next(
+            (i, c) for i, c in enumerate(content) if c != "\t" and not c.isprintable()
+        )
+        raise RecordError(f"unexpected character U+{ord(char):04X}", line, index + 1)
+    return content
 
 
 def parse_record(text: str) -> Record:
-    """Read a record's tags and moves; checks the syntax, not the rules (see replay_record)."""
+    """Read a record's tags and moves; checks the syntax and the tags' values, not the rules
+    (see replay_record)."""
     tags: dict[str, str] = {}
-    tag_lines: dict[str, int] = {}
+    positions: dict[str, tuple[int, int]] = {}
     epochs: list[EpochRecord] = []
-    for number, raw in enumerate(_strip_braces(text).splitlines(), start=1):
-        content, _, comment = raw.partition(";")
-        stripped = content.strip()
-        if not stripped:
+    players, board, number = 0, geometry(), 1
+    for line in _scan(text):
+        number = line.number
+        parts = words(line.content)
+        if not parts:
             continue
-        column = len(content) - len(content.lstrip()) + 1
-        if stripped.startswith("["):
+        column, first = parts[0]
+        if first.startswith("["):
             if epochs:
                 raise RecordError("tags must come before the first epoch", number, column)
-            match = _TAG.fullmatch(stripped)
-            if not match:
-                raise RecordError('a tag is written [Name "value"]', number, column)
-            name, value = match.group(1), match.group(2).replace('\\"', '"')
-            if name in tags:
-                raise RecordError(f"tag {name} appears twice", number, column)
-            tags[name], tag_lines[name] = value, number
-        elif stripped.split()[0] == "epoch":
+            _read_tag(line, column, tags, positions)
+        elif first == "epoch":
             if not epochs:
-                _check_tags(tags, tag_lines, number)
-            epochs.append(_parse_epoch_line(stripped, number, column, len(epochs) + 1))
+                players, board = _check_tags(tags, positions, number)
+            epochs.append(_parse_epoch_line(parts, number, len(epochs) + 1))
         elif not epochs:
             raise RecordError("expected a tag or 'epoch 1'", number, column)
-        elif stripped.split()[0] == "start":
-            _parse_start(epochs[-1], stripped, number, column, _players(tags))
+        elif first == "start":
+            _parse_start(epochs[-1], parts, number, players)
         else:
-            epochs[-1].moves.append(
-                _parse_move(
-                    stripped, number, column, comment.strip(), _players(tags), _board_of(tags)
-                )
-            )
+            epochs[-1].moves.append(_parse_move(line, parts, line.comment.strip(), players, board))
     if not epochs:
-        _check_tags(tags, tag_lines, len(text.splitlines()) + 1)
-        raise RecordError(
-            "the record has no moves ('epoch 1' missing)", len(text.splitlines()) or 1
-        )
-    return Record(tags, epochs, tag_lines)
+        _check_tags(tags, positions, number)
+        raise RecordError("the record has no moves ('epoch 1' missing)", number)
+    return Record(tags, epochs, positions)
 
 
-def _board_of(tags: dict[str, str]) -> Geometry:
-    rules = RuleSet(edition=tags["Edition"])
-    return geometry(rules.rows, rules.columns)
+def _read_tag(
+    line: _Line, column: int, tags: dict[str, str], positions: dict[str, tuple[int, int]]
+) -> None:
+    match = _TAG.match(line.content, column - 1)
+    if not match or line.content[match.end() :].strip(" \t"):
+        raise RecordError('a tag is written [Name "value"]', line.number, column)
+    name, place = match.group(1), (line.number, match.start(2) + 1)
+    if name in tags:
+        raise RecordError(f"tag {name} appears twice", line.number, column)
+    tags[name], positions[name] = _unescape(match.group(2), place), place
 
 
-def _players(tags: dict[str, str]) -> int:
-    return sum(1 for letter in _SEAT_TAGS if letter in tags)
+def _unescape(raw: str, place: tuple[int, int]) -> str:
+    """A tag's value as written between the quotes: `\\"` is a quote, `\\\\` a backslash."""
+
+    def escaped(match: re.Match[str]) -> str:
+        if match.group(1) not in '"\\':
+            message = "in a tag value a backslash escapes only '\"' or '\\'"
+            raise RecordError(message, place[0], place[1] + match.start())
+        return match.group(1)
+
+    return _ESCAPE.sub(escaped, raw)
 
 
-def _check_tags(tags: dict[str, str], tag_lines: dict[str, int], line: int) -> None:
-    if "Edition" not in tags:
-        raise RecordError('missing the required tag [Edition "…"]', line)
+def _check_tags(
+    tags: dict[str, str], positions: dict[str, tuple[int, int]], line: int
+) -> tuple[int, Geometry]:
+    """Check the required tags and every interpreted tag's value; the player count and the
+    board they give."""
     seats = [letter for letter in _SEAT_TAGS if letter in tags]
     if seats != list(_SEAT_TAGS[: len(seats)]) or len(seats) < 2:
         raise RecordError('the seats must be tagged [A "…"], [B "…"], … (2 to 4 players)', line)
+    if "Edition" not in tags:
+        raise RecordError('missing the required tag [Edition "…"]', line)
+    for name, value in tags.items():
+        problem = _tag_problem(name, value, len(seats))
+        if problem:
+            raise RecordError(problem, *positions.get(name, (line, 1)))
+    rules = RuleSet(edition=tags["Edition"])
+    return len(seats), geometry(rules.rows, rules.columns)
+
+
+def _tag_problem(name: str, value: str, players: int) -> str | None:
+    """What is wrong with an interpreted tag's value, or None; other tags are kept as text."""
+    if name in _SEAT_TAGS:
+        return None if value.strip() else f"seat {name} needs a player's name"
+    if name.startswith("Agent") and name[5:] in _SEAT_TAGS:
+        return _agent_problem(name[5:], value, players)
+    check = _TAG_CHECKS.get(name)
+    return check(value, players) if check else None
+
+
+def _game_problem(value: str, players: int) -> str | None:
+    return None if value == "Kingdoms" else f"Game must be \"Kingdoms\", not '{value}'"
+
+
+def _rules_problem(edition: str, variants: list[str]) -> str | None:
     try:
-        RuleSet(edition=tags["Edition"], variants=parse_variants(tags.get("Variant")))
+        RuleSet(edition=edition, variants=frozenset(variants))
     except RulesError as error:
-        name = "Variant" if "variant" in str(error) else "Edition"
-        raise RecordError(str(error), tag_lines.get(name, line)) from None
+        return str(error)
+    return None
 
 
-def _parse_epoch_line(text: str, line: int, column: int, expected: int) -> EpochRecord:
-    parts = text.split()
-    if len(parts) != 2 or not parts[1].isdigit():
-        raise RecordError("an epoch line is 'epoch N'", line, column)
-    if int(parts[1]) != expected:
-        raise RecordError(f"expected 'epoch {expected}'", line, column + text.index(parts[1]))
+def _edition_problem(value: str, players: int) -> str | None:
+    return _rules_problem(value, [])
+
+
+def _variant_problem(value: str, players: int) -> str | None:
+    names = [part.strip() for part in value.split(",")] if value else []
+    if len(set(names)) != len(names):
+        return f"a variant is named twice in '{value}'"
+    return _rules_problem(DEFAULT_EDITION, names)
+
+
+def _date_problem(value: str, players: int) -> str | None:
+    match = _DATE.fullmatch(value)
+    if not match:
+        return f"a Date is written YYYY.MM.DD, ?? for a part not known (not '{value}')"
+    year, month, day = (None if "?" in part else int(part) for part in match.groups())
+    try:
+        date(2000 if year is None else year, month or 1, day or 1)
+    except ValueError:
+        return f"'{value}' is not a date"
+    return None
+
+
+def _seed(value: str) -> int | None:
+    return parse_int(value, *SEED_RANGE)
+
+
+def _seed_problem(value: str, players: int) -> str | None:
+    if _seed(value) is None:
+        low, high = SEED_RANGE
+        return f"Seed must be a whole number from {low} to {high} in ASCII digits, not '{value}'"
+    return None
+
+
+def _result_gold(value: str, players: int) -> list[int] | None:
+    """Each seat's final gold as a `Result` tag gives it (`A 112, B 98`: every seat once, in
+    any order), or None when the value is not that."""
+    gold: dict[int, int] = {}
+    for part in value.split(","):
+        match = _RESULT_PART.fullmatch(part.strip())
+        if not match or match.group(1) not in _SEAT_TAGS[:players]:
+            return None
+        seat, amount = _SEAT_TAGS.index(match.group(1)), parse_int(match.group(2), *_GOLD_RANGE)
+        if seat in gold or amount is None:
+            return None
+        gold[seat] = amount
+    return [gold[seat] for seat in range(players)] if len(gold) == players else None
+
+
+def _result_problem(value: str, players: int) -> str | None:
+    if _result_gold(value, players) is None:
+        example = result_text([112, 98, 75, 60][:players])
+        return f"a Result gives every seat's gold once, e.g. \"{example}\" (not '{value}')"
+    return None
+
+
+def _agent_problem(letter: str, value: str, players: int) -> str | None:
+    if _SEAT_TAGS.index(letter) >= players:
+        return f"Agent{letter}: no seat {letter} in a {players}-player game"
+    try:
+        make_agent(value, 0)
+    except ValueError as error:
+        return str(error)
+    return None
+
+
+_TAG_CHECKS = {
+    "Game": _game_problem,
+    "Edition": _edition_problem,
+    "Variant": _variant_problem,
+    "Date": _date_problem,
+    "Seed": _seed_problem,
+    "Result": _result_problem,
+}
+
+
+def _parse_epoch_line(parts: list[tuple[int, str]], line: int, expected: int) -> EpochRecord:
+    if len(parts) != 2 or not is_digits(parts[1][1]):
+        raise RecordError("an epoch line is 'epoch N'", line, parts[0][0])
+    if parse_int(parts[1][1], expected, expected) is None:
+        raise RecordError(f"expected 'epoch {expected}'", line, parts[1][0])
     return EpochRecord(number=expected, line=line)
 
 
-def _parse_start(epoch: EpochRecord, text: str, line: int, column: int, players: int) -> None:
+def _parse_start(epoch: EpochRecord, parts: list[tuple[int, str]], line: int, players: int) -> None:
+    column = parts[0][0]
     if epoch.start_line or epoch.moves:
         raise RecordError("'start' must come once, right after 'epoch'", line, column)
     starts: list[int | None] = [None] * players
     seen: set[int] = set()
-    offset = 0
-    for part in text.split()[1:]:
-        offset = text.index(part, offset + 1)
-        where = column + offset
+    for where, part in parts[1:]:
         seat_text, equals, tile_text = part.partition("=")
         if not equals or seat_text not in _SEAT_TAGS[:players]:
             raise RecordError(
@@ -204,17 +383,18 @@ def _parse_start(epoch: EpochRecord, text: str, line: int, column: int, players:
 
 
 def _parse_move(
-    text: str, line: int, column: int, comment: str, players: int, geo: Geometry
+    line: _Line, parts: list[tuple[int, str]], comment: str, players: int, geo: Geometry
 ) -> RecordedMove:
-    seat_text, _, rest = text.partition(" ")
+    column, seat_text = parts[0]
     if seat_text not in _SEAT_TAGS[:players]:
-        raise RecordError(f"'{seat_text}' is not a seat of this game", line, column)
-    action_column = column + len(text) - len(rest.lstrip())
+        raise RecordError(f"'{seat_text}' is not a seat of this game", line.number, column)
+    action_column = parts[1][0] if len(parts) > 1 else column + len(seat_text) + 1
     try:
-        move = Move.from_str(rest, geo)
+        move = Move.from_str(line.content[action_column - 1 :], geo)
     except MoveSyntaxError as error:
-        raise RecordError(str(error), line, action_column + error.column - 1) from None
-    return RecordedMove(_SEAT_TAGS.index(seat_text), move, comment, line, column, action_column)
+        raise RecordError(str(error), line.number, action_column + error.column - 1) from None
+    seat = _SEAT_TAGS.index(seat_text)
+    return RecordedMove(seat, move, comment, line.number, column, action_column)
 
 
 # ---------------------------------------------------------------------- replaying
@@ -281,28 +461,37 @@ def _deal(state: State, epoch: EpochRecord, record: Record) -> None:
 
 
 def _check_result(record: Record, state: State) -> None:
-    if "Result" not in record.tags or state.phase != OVER:
+    claimed = record.result
+    if claimed is None or state.phase != OVER:
         return
-    claimed = {
-        _SEAT_TAGS.index(letter): int(gold)
-        for letter, gold in _RESULT_PART.findall(record.tags["Result"])
-    }
-    line = record.tag_lines.get("Result", 1)
+    place = record.tag_positions.get("Result", (1, 1))
     for seat, gold in enumerate(state.gold):
-        if seat in claimed and claimed[seat] != gold:
+        if claimed[seat] != gold:
             raise RecordError(
-                f"Result says {_SEAT_TAGS[seat]} {claimed[seat]} but the moves give {gold}", line
+                f"Result says {_SEAT_TAGS[seat]} {claimed[seat]} but the moves give {gold}", *place
             )
 
 
 def read_record_file(path: str | Path) -> tuple[Record, State]:
     """Read and replay one `.kgn` file; errors are RecordError (use `.located(path)`)."""
-    try:
-        text = Path(path).read_text(encoding="utf-8")
-    except UnicodeDecodeError as error:
-        raise RecordError(f"not UTF-8 text ({error.reason})", 1) from None
-    record = parse_record(text)
+    record = parse_record(read_record_text(path))
     return record, replay_record(record)
+
+
+def read_record_text(path: str | Path) -> str:
+    """A record file's text, read no further than MAX_RECORD_BYTES (so `/dev/zero` or an
+    endless pipe is refused, not read until memory runs out); errors are RecordError."""
+    with Path(path).open("rb") as file:
+        data = file.read(MAX_RECORD_BYTES + 1)
+    if len(data) > MAX_RECORD_BYTES:
+        raise RecordError(f"larger than {MAX_RECORD_BYTES:,} bytes, the most a record may be", 1)
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as error:
+        line_start = data.rfind(b"\n", 0, error.start) + 1
+        column = len(data[line_start : error.start].decode("utf-8")) + 1
+        line = data.count(b"\n", 0, error.start) + 1
+        raise RecordError(f"not UTF-8 text ({error.reason})", line, column) from None
 
 
 # ---------------------------------------------------------------------- writing
@@ -358,4 +547,9 @@ def write_record(record: Record) -> str:
 def _ordered_tags(record: Record) -> list[tuple[str, str]]:
     first = ["Game", "Edition", "Variant", "Date", "Site", "Event", *_SEAT_TAGS]
     names = [n for n in first if n in record.tags] + [n for n in record.tags if n not in first]
-    return [(name, record.tags[name].replace('"', '\\"')) for name in names]
+    return [(name, _escape(record.tags[name])) for name in names]
+
+
+def _escape(value: str) -> str:
+    """A tag's value between quotes, as `_unescape` reads it back."""
+    return value.replace("\\", "\\\\").replace('"', '\\"')

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 
 from engine import pieces
-from engine.cli_support import EXIT_OK, BadInput
+from engine.cli_support import EXIT_OK, BadInput, whole_number
 from engine.geometry import geometry
 from engine.notation import BoardSyntaxError, parse_board
 from engine.rules import DEFAULT_EDITION, EDITIONS, RulesError, RuleSet
@@ -19,8 +20,13 @@ HELP = "Score one epoch on a board string (rows separated by '/')."
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("board", metavar="BOARD", help="board string, e.g. '+5 A1 . . . . / …'")
     parser.add_argument("--edition", default=DEFAULT_EDITION, choices=EDITIONS)
-    parser.add_argument("--players", type=int, help="player count (default: seats on the board)")
+    parser.add_argument(
+        "--players", type=whole_number, help="player count (default: seats on the board)"
+    )
     parser.add_argument("--json", action="store_true", help="print JSON on stdout")
+    # A board may start with a hazard tile (`-1,A1,…`): a word of '-' and a digit is then the
+    # board, not an unknown option, as argparse itself reads such words from Python 3.13 on.
+    parser._negative_number_matcher = re.compile(r"-\.?\d")
 
 
 def run(args: argparse.Namespace) -> int:

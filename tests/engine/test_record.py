@@ -83,7 +83,7 @@ def test_syntax_errors_carry_line_and_column() -> None:
     )
     assert _error('[Edition "kingdoms-2011"]\n[A "Ann"]\n\nepoch 1\n').startswith("4:1: the seats")
     assert _error(HEADER.replace("kingdoms-2011", "chess") + "epoch 1\n").startswith(
-        "2:1: unknown edition"
+        "2:11: unknown edition"
     )
     assert _error(HEADER + "{ never closed\n").startswith("5:1: comment")
 
