@@ -104,13 +104,14 @@ class Record:
 
 # ---------------------------------------------------------------------- reading
 
-MAX_RECORD_BYTES = 1_000_000  # a full 4-player record is about 3,000 bytes
+MAX_RECORD_BYTES = 1_000_000  # a full 4-player record is about 1,300 bytes
 MAX_LINE_CHARACTERS = 10_000  # a record's lines are short: a tag, a move, a comment
 SEED_RANGE = (-(2**63), 2**63 - 1)  # a seed as a game stores it: a signed 64-bit integer
 _GOLD_RANGE = (-999_999, 999_999)  # far beyond any game's gold
 
 _SEGMENT = re.compile(r'[^"{;]+|"[^"\\]*(?:\\.[^"\\]*)*"?|.')  # text, a quoted value, or one mark
 _TAG = re.compile(r'\[([A-Za-z][A-Za-z0-9_]*)[ \t]+"([^"\\]*(?:\\.[^"\\]*)*)"\]')
+_CONTROL = re.compile("[\x00-\x08\x0a-\x1f\x7f-\x9f\u2028\u2029]")
 _ESCAPE = re.compile(r"\\(.)")
 _RESULT_PART = re.compile(r"([A-D])[ \t]+(-?[0-9]+)")
 _DATE = re.compile(r"([0-9]{4}|\?{4})\.([0-9]{2}|\?{2})\.([0-9]{2}|\?{2})")
@@ -158,19 +159,19 @@ def _scan(text: str) -> Iterator[_Line]:
             else:
                 content.append(segment)
                 position += len(segment)
-        yield _Line(number, _printable("".join(content), number), comment)
+        yield _Line(number, _without_controls("".join(content), number), comment)
     if brace:
         raise RecordError("comment '{' is never closed", *brace)
 
 
-def _printable(content: str, line: int) -> str:
-    """The line's content, refused if it holds a control or other invisible character
-    (comments may hold anything)."""
-    if not content.replace("\t", " ").isprintable():
-        index, char = next(
-            (i, c) for i, c in enumerate(content) if c != "\t" and not c.isprintable()
+def _without_controls(content: str, line: int) -> str:
+    """The line's content, refused if it holds a control character or a line separator
+    other than a tab (comments may hold anything)."""
+    found = _CONTROL.search(content)
+    if found:
+        raise RecordError(
+            f"unexpected character U+{ord(found.group()):04X}", line, found.start() + 1
         )
-        raise RecordError(f"unexpected character U+{ord(char):04X}", line, index + 1)
     return content
 
 
