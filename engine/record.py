@@ -1,6 +1,7 @@
 """Game records (`.kgn`): one model, one reader, one writer, and the replay that checks them.
 
-Reading is strict and every error carries the line and column (`RecordError.located(file)`
+Reading is strict (every interpreted tag's value is checked, and a record's size and line
+length are bounded) and every error carries the line and column (`RecordError.located(file)`
 gives `file:line:col: message`). `replay_record` plays the moves through the engine, so a
 record is accepted only if every move is legal and any `Result` tag matches.
 """
@@ -144,13 +145,15 @@ def _scan(text: str) -> Iterator[_Line]:
         comment = ""
         position = 0
         while position < len(line):
-            if brace:
+            if brace:  # blank the comment up to its closing brace, or the whole line
                 end = line.find("}", position)
                 stop = len(line) if end < 0 else end + 1
                 content.append(" " * (stop - position))
-                position, brace = stop, None if end >= 0 else brace
+                position = stop
+                if end >= 0:
+                    brace = None
                 continue
-            segment = _SEGMENT.match(line, position).group()  # type: ignore[union-attr]
+            segment = _SEGMENT.match(line, position).group()
             if segment == "{":
                 brace = (number, position + 1)
             elif segment == ";":

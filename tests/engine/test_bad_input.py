@@ -377,6 +377,37 @@ def test_a_brace_in_a_line_comment_is_text() -> None:
     assert tuple(replay_record(parse_record(commented)).history) == _game()[1]
 
 
+# -------------------------------------------------------------- a board that starts with '-'
+
+EMPTY_ROWS = "/".join([",".join(["."] * 6)] * 4)  # no spaces: argparse's own rule does not apply
+HAZARD_FIRST = "-1,A1,.,.,.,./" + EMPTY_ROWS
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["score", HAZARD_FIRST],
+        ["score", "--json", HAZARD_FIRST],
+        ["score", HAZARD_FIRST, "--json"],
+        ["score", "--players", "2", HAZARD_FIRST],
+        ["score", "-1\tA1\t.\t.\t.\t./" + EMPTY_ROWS],
+    ],
+)
+def test_a_board_may_start_with_a_hazard_tile(
+    args: list[str], capsys: pytest.CaptureFixture
+) -> None:
+    assert main(args) == 0
+    out = capsys.readouterr().out
+    assert '"A": -1' in out if "--json" in args else "gold: A -1" in out
+
+
+@pytest.mark.parametrize(("args", "code"), [(["score", "--help"], 0), (["score", "-x"], 2)])
+def test_options_of_score_are_still_options(args: list[str], code: int) -> None:
+    with pytest.raises(SystemExit) as done:
+        main(args)
+    assert done.value.code == code
+
+
 # ---------------------------------------------------------------------- what editors write
 
 
