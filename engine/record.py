@@ -184,12 +184,12 @@ def parse_record(text: str) -> Record:
     tags: dict[str, str] = {}
     positions: dict[str, tuple[int, int]] = {}
     epochs: list[EpochRecord] = []
-    players, board, number = 0, geometry(), 1
+    players, board, last_line = 0, geometry(), 1
     for line in _scan(text):
-        number = line.number
         parts = words(line.content)
         if not parts:
             continue
+        number = last_line = line.number
         column, first = parts[0]
         if first.startswith("["):
             if epochs:
@@ -206,8 +206,8 @@ def parse_record(text: str) -> Record:
         else:
             epochs[-1].moves.append(_parse_move(line, parts, line.comment.strip(), players, board))
     if not epochs:
-        _check_tags(tags, positions, number)
-        raise RecordError("the record has no moves ('epoch 1' missing)", number)
+        _check_tags(tags, positions, last_line)
+        raise RecordError("the record has no moves ('epoch 1' missing)", last_line)
     return Record(tags, epochs, positions)
 
 
