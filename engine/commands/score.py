@@ -24,8 +24,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--players", type=whole_number, help="player count (default: seats on the board)"
     )
     parser.add_argument("--json", action="store_true", help="print JSON on stdout")
-    # A board may start with a hazard tile (`-1,A1,…`): a word of '-' and a digit is then the
-    # board, not an unknown option, as argparse itself reads such words from Python 3.13 on.
+    # A board may start with a hazard tile (`-1,A1,…`): a word of '-' then a digit is the board,
+    # not an unknown option. Newer argparse versions read such words so; this one is told to.
     parser._negative_number_matcher = re.compile(r"-\.?\d")
 
 
