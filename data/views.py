@@ -4,8 +4,8 @@ Each view reads committed files (from the manifest) and adds the columns that fo
 what is stored: castles and tile impacts are stored on the turns that placed them, and their
 views unfold them. `cells` lists the 30 board cells; the table macros
 `filtered_games` and `filtered_seats` hold the dashboard's filters once for every query over
-the game tables, `kept` the same filters for the `agg_…` views; `half_width` (mean ± 1.96·SE
-from count, sum and sum of squares) and `wilson` (a proportion's bound, ±1) are the intervals.
+the game tables, `kept` the same filters for the `agg_…` views; the intervals' macros
+(`half_width`, `standard_error`, `wilson`, `z95`) are engine/stats.py's.
 `batch_<table>(source, batch)` reads one batch's stored table (for `moves`, its codes), for the
 queries about one game, which `execute` tells where the game is stored.
 """
@@ -17,7 +17,7 @@ from pathlib import Path
 from data.aggregates import aggregate_names
 from data.lake import PART
 from data.schema import CELL_NAMES, KINDS, PIECE_TOKENS, TABLES, VALUE_OFFSET
-from engine import pieces
+from engine import pieces, stats
 
 # A stored turn's columns, its codes named (the lists in braces, from data/schema.py), with what
 # follows from it: the select list of every view over `moves` (castle and tile views filter the
@@ -104,13 +104,6 @@ CREATE MACRO kept(edition_, variant_, players_, source_, created_,
     AND (date_from IS NULL OR created_ >= CAST(date_from AS TIMESTAMPTZ))
     AND (date_to IS NULL OR created_ < CAST(date_to AS TIMESTAMPTZ) + INTERVAL 1 DAY);
 
-CREATE MACRO half_width(n, total, total_sq) AS
-    1.96 * sqrt(greatest(total_sq - total * total / n, 0) / nullif(n - 1, 0) / n);
-
-CREATE MACRO wilson(hits, n, bound) AS
-    (hits / n + 1.92 / n + bound * 1.96 * sqrt((hits / n) * (1 - hits / n) / n
-        + 0.9604 / n ^ 2)) / (1 + 3.8416 / n);
-
 CREATE MACRO filtered_games(edition, variant, players, source, date_from, date_to) AS TABLE
 SELECT * FROM games g
 WHERE (edition IS NULL OR g.edition = edition)
@@ -126,6 +119,23 @@ SELECT s.*, g.players AS game_players FROM seats s
 JOIN filtered_games(edition, variant, players, source, date_from, date_to) g USING (game_id)
 WHERE (agent IS NULL OR s.agent = agent)
   AND (player IS NULL OR s.player = player);
+"""
+
+# The 95% intervals (engine/stats.py), `z95()` filled in from the engine's constant: the
+# standard error of a mean from count, sum and sum of squares, its half width, and a Wilson
+# bound (`bound` −1 for the lower end, +1 for the upper; NULL without observations).
+INTERVAL_MACROS = f"""
+CREATE MACRO z95() AS CAST({stats.Z95!r} AS DOUBLE);
+
+CREATE MACRO standard_error(n, total, total_sq) AS
+    sqrt(greatest(total_sq - total * total / n, 0) / nullif(n - 1, 0) / n);
+
+CREATE MACRO half_width(n, total, total_sq) AS z95() * standard_error(n, total, total_sq);
+
+CREATE MACRO wilson(hits, n, bound) AS
+    CASE WHEN n > 0 THEN least(1, greatest(0,
+        (hits / n + z95() ^ 2 / (2 * n) + bound * z95() * sqrt((hits / n) * (1 - hits / n) / n
+            + z95() ^ 2 / (4 * n * n))) / (1 + z95() ^ 2 / n))) END;
 """
 
 
@@ -169,7 +179,7 @@ def _files_source(name: str, paths: list[Path]) -> str:
 def game_view_statements(sources: dict[str, str]) -> list[str]:
     """The game views (and `cells` and the macros), each stored table read from `sources`."""
     text = GAME_VIEWS.format(**sources, decoded=DECODED_MOVES.format(**_CODE_LISTS))
-    return [s for s in (text + ";" + MACROS).split(";") if s.strip()]
+    return [s for s in (text + ";" + MACROS + INTERVAL_MACROS).split(";") if s.strip()]
 
 
 def _batch_macro(name: str, root: Path, files: list[Path]) -> str:
