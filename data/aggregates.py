@@ -248,7 +248,7 @@ class _Batch:
         self.seat_letter = self.letter(self.seats["seat"])
         self.seat_row = np.full((len(ids), len(SEAT_LETTERS)), -1)
         self.seat_row[self.seat_game, self.seat_letter] = np.arange(len(self.seat_game))
-        self.win_share = self.seats["win_share"].to_numpy().astype(np.float64)
+        self.win_share = self.seats["win_share"].to_numpy()
         self.players = self.games["players"].to_numpy().astype(np.int64)
         self.edition = _key(self.games["edition"])
         self.rules = _composite(  # each game's rules and date
@@ -375,8 +375,7 @@ def _seats(batch: _Batch) -> pa.Table:
     every = np.arange(batch.seats.num_rows)
     keys = batch.owner_keys(every)
     keys += [_key(batch.seats["seat"]), _key(batch.seats["turn_position"])]
-    utility = batch.seats["utility"].to_numpy()
-    partial = ((utility + np.float32(1)) / np.float32(2)).astype(np.float64)  # FLOAT, as SQL
+    partial = (batch.seats["utility"].to_numpy() + 1) / 2
     win = batch.win_share
     return _aggregate("agg_seats", keys, [win, win**2, partial, partial**2])
 

@@ -449,9 +449,9 @@ def _seats_table(games, ids, players, final, first_seat) -> pa.Table:
             _dictionary(agent_codes, agents or [""], no_agent).take(at),
             _int(position, "int8"),
             _int(final[game_index, seat], "int16"),
-            _int(rank, "float32"),
-            _int(win_share, "float32"),
-            _int(utility, "float32"),
+            pa.array(rank),
+            pa.array(win_share),
+            pa.array(utility),
             _int(margin, "int16"),
         ],
     )
