@@ -51,34 +51,38 @@ DECODED_MOVES = """
        source, batch_id
 """
 
-# The game views, over the stored tables named in braces (and the moves' select list). `_moves`
-# is every stored turn; castles and tiles on the final boards are its castle and tile turns.
+# The game views, over the stored tables named in braces (and the moves' select list). Only
+# `games` has the partition columns (`source`, `batch_id`), so that joins over `game_id` stay
+# plain; `_moves` (every stored turn), `_seats` and `_castles` keep them for the queries that
+# read only some batches. Castles and tiles on the final boards are the castle and tile turns.
 GAME_VIEWS = """
 CREATE VIEW games AS SELECT * FROM {games};
-CREATE VIEW seats AS SELECT * FROM {seats};
-CREATE VIEW epoch_scores AS SELECT * FROM {epoch_scores};
+CREATE VIEW _seats AS SELECT * FROM {seats};
+CREATE VIEW seats AS SELECT * EXCLUDE (source, batch_id) FROM _seats;
+CREATE VIEW epoch_scores AS SELECT * EXCLUDE (source, batch_id) FROM {epoch_scores};
 CREATE VIEW _moves AS SELECT {decoded} FROM {moves} m;
 CREATE VIEW moves AS
 SELECT game_id, epoch, ply, turn, seat, kind, cell, cell_row, cell_column, piece, castle_rank,
-       tile_value, action, legal_actions, gold_before, source, batch_id
+       tile_value, action, legal_actions, gold_before
 FROM _moves;
-CREATE VIEW castles AS
+CREATE VIEW _castles AS
 SELECT game_id, epoch, seat, cell, cell_row, cell_column, castle_rank AS rank, effective_rank,
        turn, row_gold, column_gold, CAST(row_gold + column_gold AS SMALLINT) AS gold,
        source, batch_id
 FROM (SELECT {decoded} FROM {moves} m WHERE m.kind = 0);
+CREATE VIEW castles AS SELECT * EXCLUDE (source, batch_id) FROM _castles;
 CREATE VIEW tile_placements AS
 SELECT game_id, epoch, cell, cell_row, cell_column, piece AS tile, seat AS placer,
        CASE kind WHEN 'draw' THEN 'drawn' ELSE 'start' END AS placed_by, turn,
        CAST(least(5, (CAST(turn AS INTEGER) - 1) * 5 // turns_in_epoch + 1) AS TINYINT)
            AS timing,
-       impact_a, impact_b, impact_c, impact_d, source, batch_id
+       impact_a, impact_b, impact_c, impact_d
 FROM (SELECT {decoded} FROM {moves} m WHERE m.kind IN (1, 2))
 JOIN (SELECT game_id, epoch, max(turn) AS turns_in_epoch FROM {moves} GROUP BY ALL)
     USING (game_id, epoch);
 CREATE VIEW tile_impacts AS
 SELECT game_id, epoch, cell, cell_row, cell_column, tile, placer, placed_by, turn, timing,
-       seat, impact, source, batch_id
+       seat, impact
 FROM (
     SELECT *, unnest([
         {{'seat': 'A', 'impact': impact_a}}, {{'seat': 'B', 'impact': impact_b}},
