@@ -5,8 +5,6 @@ from __future__ import annotations
 import argparse
 
 from data.commands.lake_options import add_lake_argument, open_lake
-from data.importer import export_record
-from data.reader import connect
 from engine.cli_support import EXIT_OK, BadInput
 
 NAME = "export"
@@ -19,6 +17,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from data.importer import export_record
+    from data.reader import connect
+
     try:
         game_id = int(args.game_id)
     except ValueError:
