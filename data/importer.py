@@ -45,6 +45,7 @@ def played_from_record(path: str | Path) -> PlayedGame:
         agents=[record.tags.get(f"Agent{letter}") for letter in letters],
         seed=int(seed) if seed and seed.lstrip("-").isdigit() else None,
         tags=dict(record.tags),
+        unseen_starts=record.unseen_starts,
     )
 
 
@@ -98,7 +99,8 @@ def export_record(con: duckdb.DuckDBPyConnection, game_id: int) -> str | None:
                 tags[f"Agent{letter}"] = agent
     for name in ("Game", "Edition", "Variant", "Result"):
         tags.pop(name, None)
-    return write_record(record_from_state(state, tags))
+    unseen = {divmod(p, game["players"]) for p in game["unseen_starts"]}
+    return write_record(record_from_state(state, tags, {(e + 1, s) for e, s in unseen}))
 
 
 def _tags(stored: object) -> dict[str, str]:

@@ -56,6 +56,7 @@ TABLE_SCHEMAS: dict[str, pa.Schema] = {
             ("engine_version", _DICT),
             ("tags", pa.map_(pa.string(), pa.string())),
             ("deals", pa.list_(pa.uint8())),
+            ("unseen_starts", pa.list_(pa.uint8())),
         ],
         nullable=("seed",),  # none for a recorded game
     ),
