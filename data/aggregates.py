@@ -248,7 +248,7 @@ class _Batch:
         self.seat_letter = self.letter(self.seats["seat"])
         self.seat_row = np.full((len(ids), len(SEAT_LETTERS)), -1)
         self.seat_row[self.seat_game, self.seat_letter] = np.arange(len(self.seat_game))
-        self.win_share = self.seats["win_share"].to_numpy().astype(np.float64)
+        self.win_share = self.seats["win_share"].to_numpy()
         self.players = self.games["players"].to_numpy().astype(np.int64)
         self.edition = _key(self.games["edition"])
         self.rules = _composite(  # each game's rules and date
@@ -375,8 +375,7 @@ def _seats(batch: _Batch) -> pa.Table:
     every = np.arange(batch.seats.num_rows)
     keys = batch.owner_keys(every)
     keys += [_key(batch.seats["seat"]), _key(batch.seats["turn_position"])]
-    utility = batch.seats["utility"].to_numpy()
-    partial = ((utility + np.float32(1)) / np.float32(2)).astype(np.float64)  # FLOAT, as SQL
+    partial = (batch.seats["utility"].to_numpy() + 1) / 2
     win = batch.win_share
     return _aggregate("agg_seats", keys, [win, win**2, partial, partial**2])
 
@@ -387,7 +386,7 @@ def _seats(batch: _Batch) -> pa.Table:
 # and each aggregate adds up those few groups by its own key.
 FILL_SUMS = slice(0, 2)  # fill, fill²
 CASTLE_SUMS = slice(2, 8)  # gold, gold², gold per rank, its square, win share, its square
-TILE_SUMS = slice(8, 15)  # own, own², opponents, others, others², net, net²
+TILE_SUMS = slice(8, 14)  # own, own², mean opponent, its square, net, net²
 
 
 @dataclass(frozen=True)
@@ -436,10 +435,11 @@ def _placement_sums(rows, cell_group, cell_groups, kind_group, kind_groups, kind
     """What every placement adds to its group by each finer key (a row per sum, as FILL_SUMS,
     CASTLE_SUMS and TILE_SUMS say): how far into the epoch it came; for a castle its row and
     column gold, that per effective rank and its owner's win share; for a tile its impact on
-    its placer, on the opponents, and the net swing (values are stored + VALUE_OFFSET, 0 for
-    a seat not in the game). (Compiled: one pass, nothing stored per placement.)"""
-    by_cell = np.zeros((cell_groups, 15), dtype=np.float64)
-    by_kind = np.zeros((kind_groups, 15), dtype=np.float64)
+    its placer, its mean impact on the opponents, and the net swing (values are stored +
+    VALUE_OFFSET, 0 for a seat not in the game). (Compiled: one pass, nothing stored per
+    placement.)"""
+    by_cell = np.zeros((cell_groups, 14), dtype=np.float64)
+    by_kind = np.zeros((kind_groups, 14), dtype=np.float64)
     for i in range(len(rows)):
         row, cell = rows[i], cell_group[i]
         fill = (turn[row] - 1) / max(epoch_turns[row] - 1, 1)
@@ -456,19 +456,17 @@ def _placement_sums(rows, cell_group, cell_groups, kind_group, kind_groups, kind
             by_cell[cell, 6] += win
             by_cell[cell, 7] += win * win
             continue
-        own = total = total_sq = 0.0
+        own = total = 0.0
         for letter in range(4):
             stored = values[letter][row]
             impact = float(stored) - VALUE_OFFSET if stored > 0 else 0.0
             total += impact
-            total_sq += impact * impact
             if letter == placer[row]:
                 own = impact
-        opponents = players[game[row]] - 1.0
-        others = total - own
-        net = own - others / opponents
-        for sum_, value in ((8, own), (9, own * own), (10, opponents), (11, others),
-                            (12, total_sq - own * own), (13, net), (14, net * net)):  # fmt: skip
+        opponent = (total - own) / (players[game[row]] - 1.0)
+        net = own - opponent
+        for sum_, value in ((8, own), (9, own * own), (10, opponent), (11, opponent * opponent),
+                            (12, net), (13, net * net)):  # fmt: skip
             by_cell[cell, sum_] += value
             by_kind[kind_group[i], sum_] += value
     return by_cell.T, by_kind.T

@@ -2,6 +2,8 @@
 
 It lives in the data layer because that layer may import the engine; the dashboard is
 started as a program (`streamlit run`), never imported, so arrows still only point down.
+Start-up stays short: the command modules import their heavy libraries (DuckDB, Polars,
+numba) when they run, and only the command being run declares its options.
 """
 
 from __future__ import annotations
@@ -29,7 +31,9 @@ COMMANDS: tuple[ModuleType, ...] = (
 )
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(command_name: str | None = None) -> argparse.ArgumentParser:
+    """Every subcommand with its help; their options too, or only `command_name`'s if named
+    (a command's options may need its modules: the simulator's batch size, say)."""
     parser = argparse.ArgumentParser(
         prog="kingdoms",
         description="Kingdoms Analytics: rules engine, agents, game lake and dashboard.",
@@ -39,14 +43,16 @@ def build_parser() -> argparse.ArgumentParser:
         sub = subparsers.add_parser(
             command.NAME, help=command.HELP.replace("%", "%%"), description=command.HELP
         )
-        command.add_arguments(sub)
+        if command_name in (None, command.NAME):
+            command.add_arguments(sub)
         sub.set_defaults(run=command.run)
     return parser
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = build_parser()
-    args = parser.parse_args(argv)
+    argv = sys.argv[1:] if argv is None else argv
+    named = next((word for word in argv if not word.startswith("-")), "")
+    args = build_parser(named).parse_args(argv)
     try:
         status = args.run(args)
         sys.stdout.flush()

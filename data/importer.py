@@ -42,6 +42,7 @@ def played_from_record(path: str | Path) -> PlayedGame:
         agents=record.agents,
         seed=record.seed,
         tags=dict(record.tags),
+        unseen_starts=record.unseen_starts,
     )
 
 
@@ -95,7 +96,8 @@ def export_record(con: duckdb.DuckDBPyConnection, game_id: int) -> str | None:
                 tags[f"Agent{letter}"] = agent
     for name in ("Game", "Edition", "Variant", "Result"):
         tags.pop(name, None)
-    return write_record(record_from_state(state, tags))
+    unseen = {divmod(p, game["players"]) for p in game["unseen_starts"]}
+    return write_record(record_from_state(state, tags, {(e + 1, s) for e, s in unseen}))
 
 
 def _tags(stored: object) -> dict[str, str]:

@@ -43,6 +43,7 @@ class PlayedGame:
     agents: Sequence[str | None]
     seed: int | None = None
     tags: dict[str, str] = field(default_factory=dict)
+    unseen_starts: Sequence[tuple[int, int]] = ()  # (epoch, seat): a `?` never placed
     actions: bytes = field(init=False)  # the history as bytes (every action id is below 256)
     game_id: int = field(init=False)
 
@@ -359,6 +360,13 @@ def _tags(games: Sequence[PlayedGame]) -> pa.MapArray:
     return pa.MapArray.from_arrays(offsets, keys, values)
 
 
+def _unseen_starts(games: Sequence[PlayedGame]) -> pa.ListArray:
+    """Each game's starting tiles nobody saw, as positions in its `deals` (the tile stored
+    there stands in for one: it was never placed)."""
+    positions = [[(e - 1) * g.players + s for e, s in g.unseen_starts] for g in games]
+    return pa.array(positions, pa.list_(pa.uint8()))
+
+
 def _table(name: str, columns: list[pa.Array]) -> pa.Table:
     return pa.Table.from_arrays(columns, schema=TABLE_SCHEMAS[name])
 
@@ -426,6 +434,7 @@ def _games_table(games, ids, setups: Setups, players, plies, first_seat, deals, 
             _dictionary(np.zeros(count), [ENGINE_VERSION]),
             _tags(games),
             _deals(deals),
+            _unseen_starts(games),
         ],
     )
 
@@ -449,9 +458,9 @@ def _seats_table(games, ids, players, final, first_seat) -> pa.Table:
             _dictionary(agent_codes, agents or [""], no_agent).take(at),
             _int(position, "int8"),
             _int(final[game_index, seat], "int16"),
-            _int(rank, "float32"),
-            _int(win_share, "float32"),
-            _int(utility, "float32"),
+            pa.array(rank),
+            pa.array(win_share),
+            pa.array(utility),
             _int(margin, "int16"),
         ],
     )

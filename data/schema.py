@@ -11,6 +11,8 @@ none), and what the placement scored in four columns `value_a` … `value_d`:
 So every column is a small unsigned number. Parquet writes those, byte-stream-split, about
 twice as fast as dictionaries and nulls, and a castle's three figures sharing the tiles'
 columns saves a fifth of the writing; the views turn the codes back into names and NULLs.
+A seat's outcome (`rank`, `win_share`, `utility`) is a DOUBLE: each is a fraction with a small
+denominator (halves to sixths), and the win shares of tied winners add up to exactly 1.
 `SCHEMA_VERSION` changes whenever a stored column is added, renamed or retyped.
 """
 
@@ -21,7 +23,7 @@ import pyarrow as pa
 from engine import pieces
 from engine.geometry import geometry
 
-SCHEMA_VERSION = 6
+SCHEMA_VERSION = 7
 ENGINE_VERSION = "0.1.0"
 
 _DICT = pa.dictionary(pa.int8(), pa.string())
@@ -54,6 +56,7 @@ TABLE_SCHEMAS: dict[str, pa.Schema] = {
             ("engine_version", _DICT),
             ("tags", pa.map_(pa.string(), pa.string())),
             ("deals", pa.list_(pa.uint8())),
+            ("unseen_starts", pa.list_(pa.uint8())),
         ],
         nullable=("seed",),  # none for a recorded game
     ),
@@ -65,9 +68,9 @@ TABLE_SCHEMAS: dict[str, pa.Schema] = {
             ("agent", _DICT),
             ("turn_position", pa.int8()),
             ("final_gold", pa.int16()),
-            ("rank", pa.float32()),
-            ("win_share", pa.float32()),
-            ("utility", pa.float32()),
+            ("rank", pa.float64()),
+            ("win_share", pa.float64()),
+            ("utility", pa.float64()),
             ("margin", pa.int16()),
         ],
         nullable=("agent",),  # none for a person

@@ -4,8 +4,8 @@ Each view reads committed files (from the manifest) and adds the columns that fo
 what is stored: castles and tile impacts are stored on the turns that placed them, and their
 views unfold them. `cells` lists the 30 board cells; the table macros
 `filtered_games` and `filtered_seats` hold the dashboard's filters once for every query over
-the game tables, `kept` the same filters for the `agg_…` views; `half_width` (mean ± 1.96·SE
-from count, sum and sum of squares) and `wilson` (a proportion's bound, ±1) are the intervals.
+the game tables, `kept` the same filters for the `agg_…` views; the intervals' macros
+(`half_width`, `standard_error`, `wilson`, `z95`) are engine/stats.py's.
 `batch_<table>(source, batch)` reads one batch's stored table (for `moves`, its codes), for the
 queries about one game, which `execute` tells where the game is stored.
 """
@@ -17,7 +17,7 @@ from pathlib import Path
 from data.aggregates import aggregate_names
 from data.lake import PART
 from data.schema import CELL_NAMES, KINDS, PIECE_TOKENS, TABLES, VALUE_OFFSET
-from engine import pieces
+from engine import pieces, stats
 
 # A stored turn's columns, its codes named (the lists in braces, from data/schema.py), with what
 # follows from it: the select list of every view over `moves` (castle and tile views filter the
@@ -51,34 +51,38 @@ DECODED_MOVES = """
        source, batch_id
 """
 
-# The game views, over the stored tables named in braces (and the moves' select list). `_moves`
-# is every stored turn; castles and tiles on the final boards are its castle and tile turns.
+# The game views, over the stored tables named in braces (and the moves' select list). Only
+# `games` has the partition columns (`source`, `batch_id`), so that joins over `game_id` stay
+# plain; `_moves` (every stored turn), `_seats` and `_castles` keep them for the queries that
+# read only some batches. Castles and tiles on the final boards are the castle and tile turns.
 GAME_VIEWS = """
 CREATE VIEW games AS SELECT * FROM {games};
-CREATE VIEW seats AS SELECT * FROM {seats};
-CREATE VIEW epoch_scores AS SELECT * FROM {epoch_scores};
+CREATE VIEW _seats AS SELECT * FROM {seats};
+CREATE VIEW seats AS SELECT * EXCLUDE (source, batch_id) FROM _seats;
+CREATE VIEW epoch_scores AS SELECT * EXCLUDE (source, batch_id) FROM {epoch_scores};
 CREATE VIEW _moves AS SELECT {decoded} FROM {moves} m;
 CREATE VIEW moves AS
 SELECT game_id, epoch, ply, turn, seat, kind, cell, cell_row, cell_column, piece, castle_rank,
-       tile_value, action, legal_actions, gold_before, source, batch_id
+       tile_value, action, legal_actions, gold_before
 FROM _moves;
-CREATE VIEW castles AS
+CREATE VIEW _castles AS
 SELECT game_id, epoch, seat, cell, cell_row, cell_column, castle_rank AS rank, effective_rank,
        turn, row_gold, column_gold, CAST(row_gold + column_gold AS SMALLINT) AS gold,
        source, batch_id
 FROM (SELECT {decoded} FROM {moves} m WHERE m.kind = 0);
+CREATE VIEW castles AS SELECT * EXCLUDE (source, batch_id) FROM _castles;
 CREATE VIEW tile_placements AS
 SELECT game_id, epoch, cell, cell_row, cell_column, piece AS tile, seat AS placer,
        CASE kind WHEN 'draw' THEN 'drawn' ELSE 'start' END AS placed_by, turn,
        CAST(least(5, (CAST(turn AS INTEGER) - 1) * 5 // turns_in_epoch + 1) AS TINYINT)
            AS timing,
-       impact_a, impact_b, impact_c, impact_d, source, batch_id
+       impact_a, impact_b, impact_c, impact_d
 FROM (SELECT {decoded} FROM {moves} m WHERE m.kind IN (1, 2))
 JOIN (SELECT game_id, epoch, max(turn) AS turns_in_epoch FROM {moves} GROUP BY ALL)
     USING (game_id, epoch);
 CREATE VIEW tile_impacts AS
 SELECT game_id, epoch, cell, cell_row, cell_column, tile, placer, placed_by, turn, timing,
-       seat, impact, source, batch_id
+       seat, impact
 FROM (
     SELECT *, unnest([
         {{'seat': 'A', 'impact': impact_a}}, {{'seat': 'B', 'impact': impact_b}},
@@ -104,13 +108,6 @@ CREATE MACRO kept(edition_, variant_, players_, source_, created_,
     AND (date_from IS NULL OR created_ >= CAST(date_from AS TIMESTAMPTZ))
     AND (date_to IS NULL OR created_ < CAST(date_to AS TIMESTAMPTZ) + INTERVAL 1 DAY);
 
-CREATE MACRO half_width(n, total, total_sq) AS
-    1.96 * sqrt(greatest(total_sq - total * total / n, 0) / nullif(n - 1, 0) / n);
-
-CREATE MACRO wilson(hits, n, bound) AS
-    (hits / n + 1.92 / n + bound * 1.96 * sqrt((hits / n) * (1 - hits / n) / n
-        + 0.9604 / n ^ 2)) / (1 + 3.8416 / n);
-
 CREATE MACRO filtered_games(edition, variant, players, source, date_from, date_to) AS TABLE
 SELECT * FROM games g
 WHERE (edition IS NULL OR g.edition = edition)
@@ -126,6 +123,23 @@ SELECT s.*, g.players AS game_players FROM seats s
 JOIN filtered_games(edition, variant, players, source, date_from, date_to) g USING (game_id)
 WHERE (agent IS NULL OR s.agent = agent)
   AND (player IS NULL OR s.player = player);
+"""
+
+# The 95% intervals (engine/stats.py), `z95()` filled in from the engine's constant: the
+# standard error of a mean from count, sum and sum of squares, its half width, and a Wilson
+# bound (`bound` −1 for the lower end, +1 for the upper; NULL without observations).
+INTERVAL_MACROS = f"""
+CREATE MACRO z95() AS CAST({stats.Z95!r} AS DOUBLE);
+
+CREATE MACRO standard_error(n, total, total_sq) AS
+    sqrt(greatest(total_sq - total * total / n, 0) / nullif(n - 1, 0) / n);
+
+CREATE MACRO half_width(n, total, total_sq) AS z95() * standard_error(n, total, total_sq);
+
+CREATE MACRO wilson(hits, n, bound) AS
+    CASE WHEN n > 0 THEN least(1, greatest(0,
+        (hits / n + z95() ^ 2 / (2 * n) + bound * z95() * sqrt((hits / n) * (1 - hits / n) / n
+            + z95() ^ 2 / (4 * n * n))) / (1 + z95() ^ 2 / n))) END;
 """
 
 
@@ -169,7 +183,7 @@ def _files_source(name: str, paths: list[Path]) -> str:
 def game_view_statements(sources: dict[str, str]) -> list[str]:
     """The game views (and `cells` and the macros), each stored table read from `sources`."""
     text = GAME_VIEWS.format(**sources, decoded=DECODED_MOVES.format(**_CODE_LISTS))
-    return [s for s in (text + ";" + MACROS).split(";") if s.strip()]
+    return [s for s in (text + ";" + MACROS + INTERVAL_MACROS).split(";") if s.strip()]
 
 
 def _batch_macro(name: str, root: Path, files: list[Path]) -> str:

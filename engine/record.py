@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Collection, Iterator
 from dataclasses import dataclass, field
 from datetime import date
 from pathlib import Path
@@ -101,6 +101,18 @@ class Record:
     @property
     def game(self) -> Game:
         return Game(self.players, self.rules)
+
+    @property
+    def unseen_starts(self) -> list[tuple[int, int]]:
+        """(epoch, seat) of every starting tile recorded as `?` and never placed: nobody saw
+        it, and the replay deals a stand-in for it."""
+        return [
+            (epoch.number, seat)
+            for epoch in self.epochs
+            for seat, tile in enumerate(epoch.starts)
+            if tile is None
+            and not any(m.seat == seat and m.move.kind == START for m in epoch.moves)
+        ]
 
 
 # ---------------------------------------------------------------------- reading
@@ -505,9 +517,12 @@ def result_text(gold: list[int]) -> str:
     return ", ".join(f"{_SEAT_TAGS[seat]} {amount}" for seat, amount in enumerate(gold))
 
 
-def record_from_state(state: State, tags: dict[str, str]) -> Record:
-    """The record of a state's game (its history), every tile known; `tags` are added to
-    Edition, Variant, Result and whatever names the caller gives (players, agents, seed)."""
+def record_from_state(
+    state: State, tags: dict[str, str], unseen_starts: Collection[tuple[int, int]] = ()
+) -> Record:
+    """The record of a state's game (its history), every tile known but the starting tiles
+    of `unseen_starts` ((epoch, seat), written `?`); `tags` are added to Edition, Variant,
+    Result and whatever names the caller gives (players, agents, seed)."""
     game = state.game
     all_tags = {"Game": "Kingdoms", "Edition": game.rules.edition}
     if game.rules.variants:
@@ -523,7 +538,7 @@ def record_from_state(state: State, tags: dict[str, str]) -> Record:
             epochs.append(EpochRecord(number=len(epochs) + 1))
         epoch = epochs[item.epoch - 1]
         if isinstance(item, Deal):
-            epoch.starts.append(item.tile)
+            epoch.starts.append(None if (item.epoch, item.seat) in unseen_starts else item.tile)
             epoch.start_line = 1
         elif isinstance(item, Turn):
             epoch.moves.append(RecordedMove(item.seat, item.move))

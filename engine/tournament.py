@@ -16,10 +16,10 @@ from multiprocessing import Pool
 from engine.agents import make_agent, play_game
 from engine.rules import RuleSet
 from engine.state import Game
+from engine.stats import wilson_interval
 
 ELO_BASE = 1500.0
 ELO_SCALE = 400.0 / math.log(10)
-WILSON_Z = 1.96
 
 
 @dataclass(frozen=True)
@@ -121,17 +121,6 @@ def run_tournament(
                 if on_result:
                     on_result(result)
     return sorted(results, key=lambda r: r.table.index)
-
-
-def wilson_interval(share_sum: float, games: int, z: float = WILSON_Z) -> tuple[float, float]:
-    """Wilson score interval for a proportion (win_share summed over `games` games)."""
-    if games == 0:
-        return (0.0, 1.0)
-    p = share_sum / games
-    denominator = 1 + z * z / games
-    centre = (p + z * z / (2 * games)) / denominator
-    half = z * math.sqrt(p * (1 - p) / games + z * z / (4 * games * games)) / denominator
-    return (max(0.0, centre - half), min(1.0, centre + half))
 
 
 def head_to_head(results: Iterable[GameResult]) -> dict[tuple[str, str], list[float]]:

@@ -11,13 +11,14 @@ import sys
 from engine.cli_support import EXIT_OK, BadInput
 
 NAME = "bench"
-HELP = "Measure speed: engine, agents, lake, dashboard, replay (medians; --json for one object)."
+HELP = "Measure speed: engine, agents, lake, start-up, dashboard, replay (medians; --json)."
 
 # Parts measured in this process: module and function returning {figure: value}.
 IN_PROCESS = {
     "engine": ("engine.benchmarks", "engine_figures"),
     "agents": ("engine.agents.benchmarks", "agent_figures"),
     "lake": ("data.benchmarks", "data_figures"),
+    "startup": ("data.cli_benchmarks", "startup_figures"),
 }
 # The dashboard's parts run as programs printing one JSON object: the data layer never
 # imports the dashboard (the same reason `kingdoms dashboard` starts it with streamlit run).

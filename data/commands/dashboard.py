@@ -13,7 +13,6 @@ import subprocess
 import sys
 from pathlib import Path
 
-from data.lake import lake_path
 from engine.cli_support import BadInput, whole_number
 
 NAME = "dashboard"
@@ -54,6 +53,8 @@ def run(args: argparse.Namespace) -> int:
         raise BadInput(f"the dashboard is not installed here ({APP} is missing)")
     if not 0 < args.port < 65536:
         raise BadInput(f"--port: {args.port} is not a TCP port")
+    from data.lake import lake_path
+
     lake = lake_path(args.lake).resolve()
     print(f"kingdoms: dashboard on http://localhost:{args.port} (lake {lake})", flush=True)
     environment = {**os.environ, "KINGDOMS_LAKE": str(lake)}

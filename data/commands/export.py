@@ -5,8 +5,6 @@ from __future__ import annotations
 import argparse
 
 from data.commands.lake_options import add_lake_argument, open_lake
-from data.importer import export_record
-from data.reader import connect
 from engine.cli_support import EXIT_OK, BadInput
 from engine.tokens import parse_int
 
@@ -20,6 +18,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from data.importer import export_record
+    from data.reader import connect
+
     game_id = parse_int(args.game_id, 0, 2**63 - 1)
     if game_id is None:
         raise BadInput(f"GAME_ID: '{args.game_id}' is not a game id (a whole number)")

@@ -6,7 +6,6 @@ import argparse
 import sys
 
 from data.commands.lake_options import add_lake_argument, open_lake
-from data.importer import import_records
 from engine.cli_support import EXIT_BAD_INPUT, EXIT_OK
 
 NAME = "import"
@@ -19,6 +18,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from data.importer import import_records
+
     report = import_records(open_lake(args), args.files)
     for message in report.errors:
         print(message, file=sys.stderr)

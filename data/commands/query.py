@@ -7,7 +7,6 @@ import json
 import sys
 
 from data.commands.lake_options import add_lake_argument, open_lake
-from data.reader import QueryError, connect, execute
 from engine.cli_support import EXIT_OK, BadInput
 
 NAME = "query"
@@ -28,6 +27,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    import polars as pl
+
+    from data.reader import QueryError, connect, execute
+
     params = {}
     for item in args.param:
         name, sep, value = item.partition("=")
@@ -43,8 +46,6 @@ def run(args: argparse.Namespace) -> int:
     elif args.format == "json":
         print(json.dumps(frame.to_dicts(), default=str))
     else:
-        import polars as pl  # noqa: PLC0415
-
         with pl.Config(tbl_rows=100, tbl_cols=30, fmt_str_lengths=40):
             print(frame)
     return EXIT_OK

@@ -6,8 +6,6 @@ import argparse
 import sys
 
 from data.commands.lake_options import add_lake_argument, open_lake
-from data.default_lake import build_default_lake
-from data.simulate import DEFAULT_BATCH, Plan, simulate, workers_count
 from engine.cli_support import EXIT_OK, BadInput
 from engine.rules import RulesError, check_players, rule_set
 
@@ -16,6 +14,8 @@ HELP = "Play games between agents and add them to the lake (deterministic per --
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
+    from data.simulate import DEFAULT_BATCH
+
     parser.add_argument("--games", type=int, default=1000, help="how many games (default 1000)")
     parser.add_argument("--players", default="2,3,4", help="player counts, cycled (default 2,3,4)")
     parser.add_argument("--agents", default="random", help="agents, rotated over the seats")
@@ -39,6 +39,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from data.default_lake import build_default_lake
+    from data.simulate import Plan, simulate, workers_count
+
     lake = open_lake(args)
     workers = workers_count(args.workers)
     if args.default_lake:

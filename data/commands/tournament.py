@@ -3,15 +3,16 @@
 from __future__ import annotations
 
 import argparse
+from typing import TYPE_CHECKING
 
-from data.lake import Lake, lake_path
-from data.rows import PlayedGame
-from data.simulate import store_games
 from engine.commands import tournament as engine_tournament
 from engine.rules import RuleSet, rule_set
 from engine.state import Game
 from engine.tournament import GameResult
 from engine.turns import final_state
+
+if TYPE_CHECKING:
+    from data.rows import PlayedGame
 
 NAME = engine_tournament.NAME
 HELP = engine_tournament.HELP + " With --lake, its games are added to the lake."
@@ -28,6 +29,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     results = engine_tournament.play(args)
     if args.lake is not None:
+        from data.lake import Lake, lake_path
+        from data.simulate import store_games
+
         rules = rule_set(args.edition, args.variants)
         lake = Lake(lake_path(args.lake or None))
         store_games(lake, [_played(result, rules) for result in results])
@@ -35,6 +39,8 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _played(result: GameResult, rules: RuleSet) -> PlayedGame:
+    from data.rows import PlayedGame
+
     agents = list(result.table.agents)
     state = final_state(Game(len(agents), rules), result.actions)
     return PlayedGame(

@@ -16,13 +16,13 @@ games_in AS (
     WHERE batch_id IN (SELECT batch_id FROM newest)
 ),
 seats_in AS (
-    SELECT game_id, seat, player, final_gold, win_share FROM seats
+    SELECT game_id, seat, player, final_gold, win_share FROM _seats
     WHERE batch_id IN (SELECT batch_id FROM newest)
       AND ($agent IS NULL OR agent = $agent) AND ($player IS NULL OR player = $player)
 )
 SELECT c.game_id, g.source, g.players, c.epoch, c.seat, s.player, c.rank,
        c.gold AS castle_gold, s.final_gold, s.win_share, g.created
-FROM castles c
+FROM _castles c
 JOIN games_in g USING (game_id)
 JOIN seats_in s USING (game_id, seat)
 WHERE c.batch_id IN (SELECT batch_id FROM newest)

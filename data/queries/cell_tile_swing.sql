@@ -1,15 +1,15 @@
 -- Tile swing per cell: mean counterfactual impact of the tiles placed on the cell, on the
--- placer ($perspective = 'placer', the default), on each opponent ('opponents'), or the net
--- swing per placement, placer minus mean opponent ('net').
+-- placer ($perspective = 'placer', the default), on each opponent ('opponents': per placement,
+-- its mean over the opponents), or the net swing, placer minus mean opponent ('net'); the
+-- placements are the observations.
 -- Filters (NULL = all): $edition $variant $players $source $date_from $date_to $agent $player
 -- $epoch $tile. $agent/$player select the placer.
 WITH sums AS (
     SELECT cell,
-           CAST(sum(CASE coalesce($perspective, 'placer') WHEN 'opponents' THEN n_opponents
-               ELSE n END) AS BIGINT) AS observations,
-           sum(CASE coalesce($perspective, 'placer') WHEN 'opponents' THEN sum_opponents
+           CAST(sum(n) AS BIGINT) AS observations,
+           sum(CASE coalesce($perspective, 'placer') WHEN 'opponents' THEN sum_opponent
                WHEN 'net' THEN sum_net ELSE sum_own END) AS total,
-           sum(CASE coalesce($perspective, 'placer') WHEN 'opponents' THEN sumsq_opponents
+           sum(CASE coalesce($perspective, 'placer') WHEN 'opponents' THEN sumsq_opponent
                WHEN 'net' THEN sumsq_net ELSE sumsq_own END) AS total_sq
     FROM agg_tile_cells
     WHERE kept(edition, variant, players, source, created,

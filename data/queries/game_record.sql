@@ -1,10 +1,12 @@
 -- One game with what its record needs: rules, tags, who sat where, and `actions`, the engine's
 -- whole action list, rebuilt from the starting tiles dealt and the stored turns (replay it to
--- step through the game). $game_id: the game's id ($game_source and $game_batch, where it is
+-- step through the game), and `unseen_starts`, the positions in its deals of starting tiles
+-- nobody saw (written `?`). $game_id: the game's id ($game_source and $game_batch, where it is
 -- stored, are filled in by `execute`: only that batch's files are read).
 WITH game AS MATERIALIZED (
     SELECT game_id, source, edition, variant, players, seed, first_seat, tags,
-           CAST(deals AS INTEGER[]) AS deals, variant LIKE '%no-luck%' AS no_luck
+           CAST(deals AS INTEGER[]) AS deals, unseen_starts,
+           variant LIKE '%no-luck%' AS no_luck
     FROM batch_games($game_source, $game_batch) WHERE game_id = $game_id
 ),
 turns AS (
@@ -34,5 +36,5 @@ seated AS (
     FROM batch_seats($game_source, $game_batch) WHERE game_id = $game_id
 )
 SELECT g.game_id, g.source, g.edition, g.variant, g.players, g.seed, g.first_seat, g.tags,
-       a.actions, s.seats, s.seat_players, s.seat_agents
+       a.actions, g.unseen_starts, s.seats, s.seat_players, s.seat_agents
 FROM game g, actions a, seated s

@@ -1,5 +1,6 @@
 -- Tile impact per tile kind: mean counterfactual impact on the placer, on each opponent, and
--- the net swing (placer − mean opponent), with 95% half-widths, split by $split: NULL/'all',
+-- the net swing (placer − mean opponent), with 95% half-widths over the placements (a
+-- placement's impact on each opponent is its mean over them), split by $split: NULL/'all',
 -- 'epoch', 'timing' (fifth of the epoch, 1–5) or 'placed_by' ('drawn' / 'start').
 -- Filters (NULL = all): $edition $variant $players $source $date_from $date_to $agent $player
 -- $epoch ($agent/$player select the placer).
@@ -11,8 +12,7 @@ WITH sums AS (
                WHEN 'placed_by' THEN placed_by
                ELSE 'all' END AS split,
            CAST(sum(n) AS BIGINT) AS n, sum(sum_own) AS sum_own, sum(sumsq_own) AS sumsq_own,
-           CAST(sum(n_opponents) AS BIGINT) AS n_opponents, sum(sum_opponents) AS sum_opponents,
-           sum(sumsq_opponents) AS sumsq_opponents,
+           sum(sum_opponent) AS sum_opponent, sum(sumsq_opponent) AS sumsq_opponent,
            sum(sum_net) AS sum_net, sum(sumsq_net) AS sumsq_net
     FROM agg_tile_kinds
     WHERE kept(edition, variant, players, source, created,
@@ -23,8 +23,8 @@ WITH sums AS (
 )
 SELECT tile, split, n AS placements,
        sum_own / n AS placer_impact, half_width(n, sum_own, sumsq_own) AS placer_half_width,
-       sum_opponents / n_opponents AS opponent_impact,
-       half_width(n_opponents, sum_opponents, sumsq_opponents) AS opponent_half_width,
+       sum_opponent / n AS opponent_impact,
+       half_width(n, sum_opponent, sumsq_opponent) AS opponent_half_width,
        sum_net / n AS net_swing, half_width(n, sum_net, sumsq_net) AS net_half_width
 FROM sums
 ORDER BY CASE WHEN tile LIKE '+%' THEN 0 WHEN tile LIKE '-%' THEN 1 ELSE 2 END,

@@ -17,14 +17,14 @@ WITH sums AS (
     GROUP BY tile
 ),
 spread AS (
-    SELECT *, (half_width(n_placed, win_placed, sq_placed) / 1.96) ^ 2
-              + (half_width(n_not, win_not, sq_not) / 1.96) ^ 2 AS variance
+    SELECT *, standard_error(n_placed, win_placed, sq_placed) ^ 2
+              + standard_error(n_not, win_not, sq_not) ^ 2 AS variance
     FROM sums
 )
 SELECT tile, coalesce(n_placed, 0) AS seats_placed, win_placed / n_placed AS win_share_placed,
        coalesce(n_not, 0) AS seats_not_placed, win_not / n_not AS win_share_not_placed,
        win_placed / n_placed - win_not / n_not AS improvement,
-       win_placed / n_placed - win_not / n_not - 1.96 * sqrt(variance) AS ci_low,
-       win_placed / n_placed - win_not / n_not + 1.96 * sqrt(variance) AS ci_high
+       win_placed / n_placed - win_not / n_not - z95() * sqrt(variance) AS ci_low,
+       win_placed / n_placed - win_not / n_not + z95() * sqrt(variance) AS ci_high
 FROM spread
 ORDER BY improvement DESC NULLS LAST

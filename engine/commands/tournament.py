@@ -6,8 +6,6 @@ import argparse
 import json
 import sys
 
-from tqdm import tqdm
-
 from engine.agents import UnknownAgentError, make_agent
 from engine.cli_support import EXIT_OK, BadInput, whole_number
 from engine.rules import DEFAULT_EDITION, EDITIONS, RulesError, rule_set
@@ -58,6 +56,8 @@ def play(args: argparse.Namespace) -> list[GameResult]:
         scheduled = schedule(names, args.players, args.games, args.seed)
     except (RulesError, UnknownAgentError, ValueError) as error:
         raise BadInput(str(error)) from None
+    from tqdm import tqdm
+
     with tqdm(total=len(scheduled), desc="games", unit="game", file=sys.stderr) as bar:
         return run_tournament(scheduled, rules, args.workers, lambda _: bar.update())
 

@@ -1,4 +1,4 @@
-"""Tournaments: schedules with rotating seats, Wilson intervals, Elo, and a run end to end."""
+"""Tournaments: schedules with rotating seats, Elo, and a run end to end."""
 
 from __future__ import annotations
 
@@ -18,22 +18,7 @@ from engine.tournament import (
     schedule,
     standings,
     tables,
-    wilson_interval,
 )
-
-
-@pytest.mark.parametrize(
-    ("share_sum", "games", "low", "high"),
-    [
-        (0, 10, 0.0, 0.2775),
-        (5, 10, 0.2366, 0.7634),
-        (10, 10, 0.7225, 1.0),
-        (90, 100, 0.8256, 0.9448),
-    ],
-)
-def test_wilson_interval(share_sum: float, games: int, low: float, high: float) -> None:
-    interval = wilson_interval(share_sum, games)
-    assert interval == pytest.approx((low, high), abs=1e-4)
 
 
 def test_tables_and_seat_rotation() -> None:
