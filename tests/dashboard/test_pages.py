@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
+from streamlit.dataframe_util import convert_arrow_bytes_to_pandas_df
 from streamlit.testing.v1 import AppTest
 
 from data.lake import Lake
@@ -158,3 +161,84 @@ def test_sql_console_answers_a_select(monkeypatch, lake):
     app.text_area[0].set_value("SELECT players, count(*) AS games FROM games GROUP BY 1").run()
     assert not app.exception and not app.error
     assert app.dataframe[0].value["games"].sum() > 0
+
+
+def vega_specs(app: AppTest) -> list[dict]:
+    return [json.loads(chart.proto.spec) for chart in charts(app)]
+
+
+def chart_rows(app: AppTest, title: str) -> list[dict]:
+    """The rows drawn by the chart of that title (Streamlit sends them beside the spec)."""
+    chart = next(
+        c for c in charts(app) if json.loads(c.proto.spec)["title"]["text"].startswith(title)
+    )
+    frame = convert_arrow_bytes_to_pandas_df(chart.proto.datasets[0].data.data)
+    return frame.to_dict("records")
+
+
+def test_compared_heatmaps_share_one_colour_scale(monkeypatch, lake):
+    app = open_page(
+        monkeypatch, lake, "app_pages/heatmaps.py", compare="player count", left="2", right="4"
+    )
+    domains = [spec["layer"][0]["encoding"]["color"]["scale"]["domain"] for spec in vega_specs(app)]
+    assert len(domains) == 2 and domains[0] == domains[1]
+    assert "share one colour scale" in texts(app)
+
+
+def test_heatmap_cells_without_games_read_no_games(monkeypatch, lake):
+    app = open_page(
+        monkeypatch,
+        lake,
+        "app_pages/heatmaps.py",
+        metric="Castle yield, rank 4 castles",
+        player="Ann",
+        epoch="1",
+    )
+    rows = chart_rows(app, "Castle yield")
+    empty = [row for row in rows if row["observations"] == 0]
+    assert empty, "Ann placed no rank-4 castle on most cells in epoch 1"
+    assert all(row["value_label"] == "no games" for row in empty)
+    assert not any("null" in row["value_label"] or "None" in row["value_label"] for row in rows)
+
+
+@pytest.mark.parametrize(
+    "metric_name, definition",
+    [
+        ("Castle yield (gold per castle)", "Mean gold a castle placed on the cell"),
+        ("Tile swing for each opponent", "impact on each opponent"),
+        ("Fill timing (0 = first turn, 1 = last)", "as a fraction of the epoch's turns"),
+        ("Win association (win share vs all seats)", "minus the mean win share over all seats"),
+    ],
+)
+def test_heatmap_metric_has_its_definition_as_help(monkeypatch, lake, metric_name, definition):
+    app = open_page(monkeypatch, lake, "app_pages/heatmaps.py", metric=metric_name)
+    assert definition in app.selectbox(key="heatmap_metric").help
+    assert definition in texts(app)
+
+
+@pytest.mark.parametrize(
+    "metric_name, piece_matches",
+    [
+        ("Castle yield, rank 4 castles", lambda piece: piece[0] in "ABCD" and piece[1] == "4"),
+        ("Occupancy: dragon", lambda piece: piece == "DR"),
+        ("Tile swing for the placer", lambda piece: piece[0] not in "ABCD"),
+    ],
+)
+def test_heatmap_examples_follow_the_metric(monkeypatch, lake, metric_name, piece_matches):
+    app = open_page(monkeypatch, lake, "app_pages/heatmaps.py", metric=metric_name, cell="c3")
+    assert not app.exception
+    pieces = app.dataframe[0].value["piece"].tolist()
+    assert pieces and all(piece_matches(piece) for piece in pieces)
+
+
+def test_choosing_an_example_opens_its_replay_at_the_placement(monkeypatch, lake):
+    app = open_page(
+        monkeypatch, lake, "app_pages/heatmaps.py", metric="Occupancy: castle", cell="d2"
+    )
+    chosen = app.dataframe[0].value.iloc[1]
+    app.session_state["heatmap_examples"] = {"selection": {"rows": [1], "columns": [], "cells": []}}
+    app.run()
+    assert not app.exception
+    assert app.title[0].value == "Replay"
+    assert app.query_params["game"] == str(chosen["game_id"])
+    assert app.query_params["ply"] == str(chosen["ply"])

@@ -173,3 +173,80 @@ def test_decision_moves(tiny, games):
     assert dict(summary.select("players", "decision_share").iter_rows()) == pytest.approx(expected)
     whole = execute(tiny, "duration").filter(epoch=0)
     assert dict(whole.select("players", "decision_share").iter_rows()) == pytest.approx(expected)
+
+
+def kind_of(move, seat: int) -> str:
+    """The heatmap's piece kind of a placement, from the engine's move."""
+    if move.kind == "castle":
+        return "castle"
+    if move.tile in pieces.SPECIAL_TOKENS:
+        return pieces.SPECIAL_TOKENS[move.tile]
+    return "resource" if pieces.tile_value(move.tile) > 0 else "hazard"
+
+
+@pytest.fixture(scope="module")
+def placements(games):
+    """Every placement of the tiny lake's records as (players, ply, cell, piece kind, piece
+    token, castle rank), the ply counted along the engine's turns."""
+    rows = []
+    for game in games:
+        record = game["record"]
+        turns = [t for t in walk(record.game, game["state"].history) if isinstance(t, Turn)]
+        for ply, turn in enumerate(turns, start=1):
+            move = turn.move
+            if move.kind == "pass":
+                continue
+            piece = pieces.castle(turn.seat, move.rank) if move.kind == "castle" else move.tile
+            rank = move.rank if move.kind == "castle" else None
+            cell = record.game.geometry.cell_name(move.cell)
+            rows.append(
+                (
+                    record.players,
+                    ply,
+                    cell,
+                    kind_of(move, turn.seat),
+                    pieces.piece_token(piece),
+                    rank,
+                )
+            )
+    return rows
+
+
+@pytest.mark.parametrize(
+    "params, wanted",
+    [
+        ({}, lambda kind, rank: kind == "castle"),
+        ({"piece_kind": "castle", "rank": 4}, lambda kind, rank: kind == "castle" and rank == 4),
+        ({"piece_kind": "tile"}, lambda kind, rank: kind != "castle"),
+        ({"piece_kind": "resource"}, lambda kind, rank: kind == "resource"),
+        ({"piece_kind": "hazard"}, lambda kind, rank: kind == "hazard"),
+        ({"piece_kind": "any"}, lambda kind, rank: True),
+    ],
+)
+def test_cell_examples_list_the_metrics_placements_with_their_ply(tiny, placements, params, wanted):
+    """Every placement on the busiest cells that the metric counts, at the ply the engine
+    reached it, and no other."""
+    busiest = sorted({p[2] for p in placements}, key=lambda c: -sum(p[2] == c for p in placements))
+    for cell in busiest[:4]:
+        expected = sorted(
+            (players, ply, token)
+            for players, ply, at, kind, token, rank in placements
+            if at == cell and wanted(kind, rank)
+        )
+        frame = execute(tiny, "cell_examples", {**params, "cell": cell, "limit": 1000})
+        assert sorted(frame.select("players", "ply", "piece").iter_rows()) == expected
+
+
+def test_cell_examples_give_what_the_placement_earned(tiny):
+    frame = execute(tiny, "cell_examples", {"cell": "c3", "piece_kind": "any", "limit": 1000})
+    castles = execute(tiny, "SELECT game_id, epoch, seat, gold FROM castles WHERE cell = 'c3'")
+    impacts = execute(
+        tiny,
+        "SELECT game_id, epoch, placer AS seat, impact FROM tile_impacts "
+        "WHERE cell = 'c3' AND seat = placer",
+    )
+    earned = {(g, e, s): v for g, e, s, v in [*castles.iter_rows(), *impacts.iter_rows()]}
+    assert frame.height == len(earned) > 0
+    for row in frame.iter_rows(named=True):
+        value = row["castle_gold"] if row["piece"][0] in "ABCD" else row["placer_impact"]
+        assert value == earned[(row["game_id"], row["epoch"], row["seat"])]
