@@ -136,6 +136,34 @@ def test_tile_impact_splits_and_downloads(monkeypatch, lake):
     assert len(app.get("download_button")) == 2
 
 
+def test_tile_impact_crosses_starting_tile_with_timing(monkeypatch, lake):
+    app = open_page(
+        monkeypatch, lake, "app_pages/tile_impact.py", split="placed_by", cross="timing"
+    )
+    assert not app.exception
+    table = app.dataframe[0].value
+    assert set(table["split"]) == {"drawn", "start"}
+    assert set(table["cross_split"]) == {"1", "2", "3", "4", "5"}
+    app.selectbox(key="tile_cross").set_value("agent (the placer's)").run()
+    assert app.query_params["cross"] == "agent"
+    assert {"random", "greedy"} <= set(app.dataframe[0].value["cross_split"])
+
+
+def test_tile_impact_download_names_its_filters_and_sample(monkeypatch, lake):
+    app = open_page(monkeypatch, lake, "app_pages/tile_impact.py", players="2")
+    placements = app.dataframe[0].value["placements"].sum()
+    names = [button.help for button in app.get("download_button")]
+    assert names[0].startswith(f"Saves tile_impact_all_all__2-players__n{placements}.csv")
+    title = vega_specs(app)[0]["title"]
+    assert title["subtitle"] == f"2 players · {placements:,} tile placements"
+
+
+def test_improvement_when_placed_says_it_is_an_association(monkeypatch, lake):
+    app = open_page(monkeypatch, lake, "app_pages/tile_impact.py")
+    caveat = "\n".join(str(i.value) for i in app.info)
+    assert "association, not a cause" in caveat and "A −1 can show a positive improvement" in caveat
+
+
 def test_balance_shows_seat_advantage_ladder_and_comparison(monkeypatch, lake):
     app = open_page(monkeypatch, lake, "app_pages/balance.py")
     assert not app.exception

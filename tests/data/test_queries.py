@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 
+import polars as pl
 import pytest
 
 from data.importer import import_records
@@ -250,3 +251,24 @@ def test_cell_examples_give_what_the_placement_earned(tiny):
     for row in frame.iter_rows(named=True):
         value = row["castle_gold"] if row["piece"][0] in "ABCD" else row["placer_impact"]
         assert value == earned[(row["game_id"], row["epoch"], row["seat"])]
+
+
+@pytest.mark.parametrize("split, cross", [("placed_by", "timing"), ("agent", None)])
+def test_tile_impact_crosses_two_splits(con, split, cross):
+    crossed = execute(con, "tile_impact", {"split": split, "cross_split": cross})
+    placements = execute(
+        con,
+        "SELECT t.tile, t.placed_by, t.timing, coalesce(s.agent, 'people') AS agent "
+        "FROM tile_placements t JOIN seats s ON s.game_id = t.game_id AND s.seat = t.placer",
+    )
+    key = [split] if cross is None else [split, cross]
+    expected = placements.with_columns(pl.col(key).cast(pl.String)).group_by("tile", *key).len()
+    got = crossed.select(
+        "tile",
+        pl.col("split").alias(split),
+        *([pl.col("cross_split").alias(cross)] if cross else []),
+        pl.col("placements").alias("len").cast(pl.UInt32),
+    )
+    assert got.sort(got.columns).equals(expected.select(got.columns).sort(got.columns))
+    if cross is None:
+        assert set(crossed["cross_split"]) == {"all"}
