@@ -39,3 +39,10 @@ def lake_has_games() -> bool:
         empty_lake(lake_folder())
         return False
     return True
+
+
+def ignored_filters(filters: Filters, followed: frozenset[str], where=st) -> None:
+    """Say, next to a figure, which of the chosen filters it does not follow."""
+    ignored = filters.ignored_by(followed)
+    if ignored:
+        where.caption(f"Not filtered by {', '.join(ignored)}: this figure ignores that filter.")

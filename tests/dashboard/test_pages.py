@@ -171,7 +171,7 @@ def test_balance_shows_seat_advantage_ladder_and_comparison(monkeypatch, lake):
     assert {"Seat advantage", "Agent ladder", "Two rule sets side by side"} <= {
         s.value for s in app.subheader
     }
-    app.selectbox(key="compare_b").set_value(app.selectbox(key="compare_b").options[-1]).run()
+    app.selectbox(key="rules_b").set_value(app.selectbox(key="rules_b").options[-1]).run()
     assert not app.exception
 
 
@@ -270,3 +270,56 @@ def test_choosing_an_example_opens_its_replay_at_the_placement(monkeypatch, lake
     assert app.title[0].value == "Replay"
     assert app.query_params["game"] == str(chosen["game_id"])
     assert app.query_params["ply"] == str(chosen["ply"])
+
+
+def test_agent_ladder_sits_beside_a_head_to_head_matrix(monkeypatch, lake):
+    app = open_page(monkeypatch, lake, "app_pages/balance.py")
+    titles = [spec.get("title", {}).get("text") for spec in vega_specs(app)]
+    assert "Rating against the field (Elo-style, from mean partial win)" in titles
+    assert "Head to head: row agent against column agent" in titles
+    assert "not a head-to-head strength" in texts(app)
+    cells = chart_rows(app, "Head to head")
+    assert {(c["agent"], c["opponent"]) for c in cells} == {
+        ("greedy", "random"),
+        ("random", "greedy"),
+    }
+
+
+def test_balance_figures_say_which_filters_they_ignore(monkeypatch, lake):
+    app = open_page(monkeypatch, lake, "app_pages/balance.py", agent="greedy", epoch="2")
+    notes = [c.value for c in app.caption if c.value.startswith("Not filtered by")]
+    assert "Not filtered by agent greedy, epoch 2: this figure ignores that filter." in notes
+    assert "Not filtered by epoch 2: this figure ignores that filter." in notes  # seat advantage
+
+
+def test_balance_cards_carry_their_interval(monkeypatch, lake):
+    app = open_page(monkeypatch, lake, "app_pages/balance.py", players="3")
+    summary = execute(connect(lake), "balance_summary", {"players": 3}).row(0, named=True)
+    assert metric(app, "Balance, 3 players") == f"{summary['balance']:.3f}"
+    interval = f"95% interval {summary['balance_low']:.3f} to {summary['balance_high']:.3f}"
+    assert interval in texts(app)
+
+
+def test_leader_after_an_epoch_is_a_figure_with_intervals(monkeypatch, lake):
+    app = open_page(monkeypatch, lake, "app_pages/balance.py")
+    rows = chart_rows(app, "Leader after epoch")
+    assert rows and all(r["ci_low"] <= r["value"] <= r["ci_high"] for r in rows)
+
+
+def test_standard_rules_are_a_variant_choice(monkeypatch, lake):
+    app = open_page(monkeypatch, lake, "app_pages/balance.py", variant="standard")
+    assert app.selectbox(key="filter_variant").value == "standard"
+    standard = execute(connect(lake), "SELECT count(*) AS n FROM games WHERE variant = ''")["n"][0]
+    assert app.dataframe[0].value["games"].sum() == standard
+    assert "standard rules" in texts(app)
+
+
+def test_balance_keeps_the_rule_sets_and_grouping_in_the_url(monkeypatch, lake):
+    app = open_page(monkeypatch, lake, "app_pages/balance.py", group="seat")
+    assert app.radio(key="balance_group").value == "seat"
+    options = app.selectbox(key="rules_b").options
+    assert "standard rules (no variant)" in options
+    app.selectbox(key="rules_b").set_value(options[-1]).run()
+    app.radio(key="balance_group").set_value("position").run()
+    assert app.query_params["rules_b"] == options[-1]
+    assert app.query_params["group"] == "position"

@@ -176,6 +176,17 @@ def test_decision_moves(tiny, games):
     assert dict(whole.select("players", "decision_share").iter_rows()) == pytest.approx(expected)
 
 
+Z = 1.959964  # the metrics definitions' z for 95% intervals
+
+
+def wilson(hits: float, n: int) -> tuple[float, float]:
+    """The Wilson score interval, written out from its definition."""
+    p = hits / n
+    centre = p + Z * Z / (2 * n)
+    spread = Z * (p * (1 - p) / n + Z * Z / (4 * n * n)) ** 0.5
+    return (centre - spread) / (1 + Z * Z / n), (centre + spread) / (1 + Z * Z / n)
+
+
 def kind_of(move, seat: int) -> str:
     """The heatmap's piece kind of a placement, from the engine's move."""
     if move.kind == "castle":
@@ -251,6 +262,129 @@ def test_cell_examples_give_what_the_placement_earned(tiny):
     for row in frame.iter_rows(named=True):
         value = row["castle_gold"] if row["piece"][0] in "ABCD" else row["placer_impact"]
         assert value == earned[(row["game_id"], row["epoch"], row["seat"])]
+
+
+def seat_rows(con) -> list[dict]:
+    return execute(
+        con,
+        "SELECT s.game_id, g.players, s.seat, s.agent, s.turn_position, s.final_gold, "
+        "s.win_share, s.margin FROM seats s JOIN games g USING (game_id)",
+    ).to_dicts()
+
+
+def test_head_to_head_from_the_seats_of_games_where_both_agents_sat(con):
+    by_game = defaultdict(list)
+    for row in seat_rows(con):
+        if row["agent"] is not None:
+            by_game[row["game_id"]].append(row)
+    scores = defaultdict(list)
+    for seats in by_game.values():
+        for agent in {s["agent"] for s in seats}:
+            for opponent in {s["agent"] for s in seats} - {agent}:
+                pairs = [
+                    (a["final_gold"] > b["final_gold"]) + 0.5 * (a["final_gold"] == b["final_gold"])
+                    for a in seats
+                    if a["agent"] == agent
+                    for b in seats
+                    if b["agent"] == opponent
+                ]
+                scores[(agent, opponent)].append(sum(pairs) / len(pairs))
+    frame = execute(con, "head_to_head")
+    assert len(frame) == len(scores) > 0
+    for row in frame.iter_rows(named=True):
+        games = scores[(row["agent"], row["opponent"])]
+        assert row["games"] == len(games)
+        assert row["score"] == pytest.approx(sum(games) / len(games))
+        low, high = wilson(sum(games), len(games))
+        assert (row["ci_low"], row["ci_high"]) == pytest.approx((low, high), abs=1e-3)
+
+
+def test_leader_after_an_epoch_goes_on_to_win(con):
+    scores = execute(con, "SELECT game_id, epoch, seat, gold_after FROM epoch_scores").to_dicts()
+    seats = {(r["game_id"], r["seat"]): r for r in seat_rows(con)}
+    standings = defaultdict(dict)
+    for row in scores:
+        standings[(row["game_id"], row["epoch"])][row["seat"]] = row["gold_after"]
+    counts = defaultdict(lambda: [0, 0])
+    for (game_id, epoch), gold in standings.items():
+        best = max(gold.values())
+        leaders = [seat for seat, value in gold.items() if value == best]
+        if epoch < 3 and len(leaders) == 1:
+            won = seats[(game_id, leaders[0])]["win_share"] > 0
+            count = counts[(seats[(game_id, leaders[0])]["players"], epoch)]
+            count[0] += 1
+            count[1] += won
+    frame = execute(con, "leader_wins")
+    assert {
+        (r["players"], r["epoch"]): [r["games"], r["leader_won"]] for r in frame.to_dicts()
+    } == {key: value for key, value in counts.items()}
+    for row in frame.iter_rows(named=True):
+        assert (row["ci_low"], row["ci_high"]) == pytest.approx(
+            wilson(row["leader_won"], row["games"]), abs=1e-3
+        )
+
+
+def test_balance_interval_is_the_widest_gap_taken_per_game(con):
+    by_game = defaultdict(dict)
+    players = {}
+    for row in seat_rows(con):
+        by_game[row["game_id"]][row["turn_position"]] = row["win_share"]
+        players[row["game_id"]] = row["players"]
+    expected = {}
+    for count in set(players.values()):
+        games = [shares for game_id, shares in by_game.items() if players[game_id] == count]
+        widest = None
+        for a in range(1, count + 1):
+            for b in range(a + 1, count + 1):
+                gaps = [g[a] - g[b] for g in games]
+                mean = sum(gaps) / len(gaps)
+                var = sum((d - mean) ** 2 for d in gaps) / (len(gaps) - 1)
+                gap = (abs(mean), 1.96 * (var / len(gaps)) ** 0.5)
+                widest = max(widest or gap, gap)
+        expected[count] = (
+            1 - widest[0],
+            1 - widest[0] - widest[1],
+            min(1, 1 - widest[0] + widest[1]),
+        )
+    frame = execute(con, "balance_summary")
+    got = {
+        r["players"]: (r["balance"], r["balance_low"], r["balance_high"]) for r in frame.to_dicts()
+    }
+    assert got.keys() == expected.keys()
+    for count, values in expected.items():
+        assert got[count] == pytest.approx(values)
+
+
+def test_comebacks_and_lead_change_shares_with_their_intervals(con):
+    scores = execute(con, "SELECT game_id, epoch, seat, gold_after FROM epoch_scores").to_dicts()
+    last = defaultdict(set)  # per game, the seats last after epoch 1 or 2
+    for epoch in (1, 2):
+        standings = defaultdict(dict)
+        for row in scores:
+            if row["epoch"] == epoch:
+                standings[row["game_id"]][row["seat"]] = row["gold_after"]
+        for game_id, gold in standings.items():
+            last[game_id] |= {seat for seat, value in gold.items() if value == min(gold.values())}
+    games = defaultdict(list)
+    for row in seat_rows(con):
+        games[row["game_id"]].append(row)
+    counts = defaultdict(lambda: [0, 0])
+    for game_id, seats in games.items():
+        winners = {s["seat"] for s in seats if s["win_share"] > 0}
+        counts[seats[0]["players"]][0] += 1
+        counts[seats[0]["players"]][1] += bool(winners & last[game_id])
+    frame = execute(con, "comebacks")
+    assert {r["players"]: [r["games"], r["comebacks"]] for r in frame.to_dicts()} == dict(counts)
+    for row in frame.iter_rows(named=True):
+        assert (row["ci_low"], row["ci_high"]) == pytest.approx(
+            wilson(row["comebacks"], row["games"]), abs=1e-3
+        )
+    changes = execute(con, "lead_changes")
+    for row in changes.iter_rows(named=True):
+        assert row["of_games"] == counts[row["players"]][0]
+        assert (row["ci_low"], row["ci_high"]) == pytest.approx(
+            wilson(row["games"], row["of_games"]), abs=1e-3
+        )
 
 
 @pytest.mark.parametrize("split, cross", [("placed_by", "timing"), ("agent", None)])
