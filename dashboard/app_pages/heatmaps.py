@@ -191,22 +191,12 @@ def draw_board(
 
 
 def example_columns(metric: CellMetric) -> list[str]:
-    """The example table's columns: what the placement earned as the metric counts it."""
-    kind = metric.examples.get("piece_kind")
-    earned = {"castle": ["castle_gold"], "any": ["castle_gold", "placer_impact"]}
+    """The example table's columns: a castle's gold where the metric lists castles."""
+    castles = metric.examples.get("piece_kind") in ("castle", "any")
     return [
-        "game_id",
-        "source",
-        "players",
-        "epoch",
-        "ply",
-        "seat",
-        "player",
-        "piece",
-        *earned.get(kind, ["placer_impact"]),
-        "final_gold",
-        "win_share",
-        "created",
+        *("game_id", "source", "players", "epoch", "ply", "seat", "player", "piece"),
+        *(["castle_gold"] if castles else []),
+        *("final_gold", "win_share", "created"),
     ]
 
 
@@ -234,9 +224,6 @@ def show_examples(metric: CellMetric, filters: Filters) -> None:
             "ply": st.column_config.NumberColumn("ply", help="The move that placed the piece"),
             "castle_gold": st.column_config.NumberColumn(
                 "castle gold", help="The castle's gold in its epoch"
-            ),
-            "placer_impact": st.column_config.NumberColumn(
-                "impact on placer", help="The tile's counterfactual impact on its placer"
             ),
             "final_gold": st.column_config.NumberColumn("final gold"),
             "win_share": st.column_config.NumberColumn("win share", format="%.2f"),

@@ -1,7 +1,6 @@
 -- Example games for one cell: pieces placed on $cell in the newest three batches holding
--- matching games, each with the ply of its placement (the replay opens there), what it earned
--- (a castle's epoch gold, a tile's impact on its placer) and its owner's result, at most $limit
--- (default 20). $piece_kind picks the pieces a heatmap counts: 'castle' (the default), 'tile'
+-- matching games, each with the ply of its placement (the replay opens there), a castle's gold
+-- in its epoch and the placer's result, at most $limit (default 20). $piece_kind picks the pieces a heatmap counts: 'castle' (the default), 'tile'
 -- (any tile), 'resource', 'hazard', 'MT', 'DR', 'GM', 'WZ', or 'any'.
 -- Filters (NULL = all): $edition $variant $players $source $date_from $date_to $agent $player
 -- $epoch $rank ($agent/$player: the placer; $rank: castles of that rank).
@@ -43,17 +42,12 @@ wanted AS (
 castle_gold AS (
     SELECT game_id, epoch, turn, gold FROM castles
     WHERE batch_id IN (SELECT batch_id FROM newest) AND cell = $cell
-),
-tile_gold AS (
-    SELECT game_id, epoch, turn, impact FROM tile_impacts
-    WHERE batch_id IN (SELECT batch_id FROM newest) AND cell = $cell AND seat = placer
 )
 SELECT w.game_id, g.source, g.players, w.epoch, w.ply, w.seat, s.player, w.piece, w.rank,
-       c.gold AS castle_gold, t.impact AS placer_impact, s.final_gold, s.win_share, g.created
+       c.gold AS castle_gold, s.final_gold, s.win_share, g.created
 FROM wanted w
 JOIN games_in g USING (game_id)
 JOIN seats_in s USING (game_id, seat)
 LEFT JOIN castle_gold c USING (game_id, epoch, turn)
-LEFT JOIN tile_gold t USING (game_id, epoch, turn)
 ORDER BY g.created DESC, w.game_id, w.ply
 LIMIT coalesce($limit, 20)
