@@ -1,12 +1,21 @@
 -- Head to head: for every ordered pair of agents, in the games where both sat, the share of
 -- their seat pairs in which `agent` finished with more gold than `opponent` (a tie counts a
 -- half). One observation per game (the mean over the game's pairs), so `score` has a 95% Wilson
--- interval over `games`. Filters (NULL = all): $edition $variant $players $source $date_from
--- $date_to.
-WITH seated AS (
-    SELECT game_id, agent, final_gold
-    FROM filtered_seats($edition, $variant, $players, $source, $date_from, $date_to, NULL, NULL)
-    WHERE agent IS NOT NULL
+-- interval over `games`. Only the batches whose line-ups mix agents are read.
+-- Filters (NULL = all): $edition $variant $players $source $date_from $date_to.
+WITH mixed AS (
+    SELECT DISTINCT batch_id FROM agg_games
+    WHERE kept(edition, variant, players, source, created,
+               $edition, $variant, $players, $source, $date_from, $date_to)
+      AND agents LIKE '%, %'
+),
+seated AS (
+    SELECT s.game_id, s.agent, s.final_gold
+    FROM seats s
+    JOIN filtered_games($edition, $variant, $players, $source, $date_from, $date_to) g
+        USING (game_id)
+    WHERE s.batch_id IN (SELECT batch_id FROM mixed) AND g.batch_id IN (SELECT batch_id FROM mixed)
+      AND s.agent IS NOT NULL
 ),
 per_game AS (
     SELECT a.game_id, a.agent, b.agent AS opponent,
