@@ -209,7 +209,7 @@ st.caption(
 
 if lake_has_games():
     params = filters.params()
-    by = url_value("group", list(GROUPINGS))
+    by = st.session_state.get("balance_group") or url_value("group", list(GROUPINGS))
     (
         summary,
         seat_advantage,
@@ -248,6 +248,7 @@ if lake_has_games():
             format_func=GROUPINGS.get,
             horizontal=True,
             key="balance_group",
+            help=definitions.SEAT_ADVANTAGE,
         )
         st.query_params["group"] = by
         seats = seat_frame(seat_advantage, by)

@@ -323,3 +323,5 @@ def test_balance_keeps_the_rule_sets_and_grouping_in_the_url(monkeypatch, lake):
     app.radio(key="balance_group").set_value("position").run()
     assert app.query_params["rules_b"] == options[-1]
     assert app.query_params["group"] == "position"
+    groups = {row["group"] for row in chart_rows(app, "Mean win share")}
+    assert "2 players · mover 1" in groups, "the chart follows the grouping chosen"
