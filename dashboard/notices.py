@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import streamlit as st
+from streamlit.delta_generator import DeltaGenerator
 
 from dashboard.filters import Filters, choices
 from dashboard.lake_data import lake_folder
@@ -41,8 +42,12 @@ def lake_has_games() -> bool:
     return True
 
 
-def ignored_filters(filters: Filters, followed: frozenset[str], where=st) -> None:
-    """Say, next to a figure, which of the chosen filters it does not follow."""
+def ignored_filters(
+    filters: Filters, followed: frozenset[str], where: DeltaGenerator | None = None
+) -> None:
+    """Say, next to a figure (in `where`, else the page), which chosen filters it does not
+    follow."""
     ignored = filters.ignored_by(followed)
     if ignored:
-        where.caption(f"Not filtered by {', '.join(ignored)}: this figure ignores that filter.")
+        those = "that filter" if len(ignored) == 1 else "those filters"
+        (where or st).caption(f"Not filtered by {', '.join(ignored)}: this figure ignores {those}.")

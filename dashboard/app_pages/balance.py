@@ -50,19 +50,21 @@ def seat_frame(frame: pl.DataFrame, by: str) -> pl.DataFrame:
     )
 
 
-def seat_chart(frame: pl.DataFrame, title: str, caption: str):
+def seat_chart(frame: pl.DataFrame, title: str, caption: str) -> dict:
+    """Mean win share per group against the fair share, captioned with filters and sample."""
     chart = interval_chart(frame, "group", title, "mean win share", "seats", reference="fair_share")
     return vega_lite_spec(captioned(chart, caption))
 
 
-def share_chart(frame: pl.DataFrame, group: pl.Expr, title: str, count: str, caption: str):
-    """Shares with their Wilson intervals, one point per group."""
+def share_chart(frame: pl.DataFrame, group: pl.Expr, title: str, count: str, caption: str) -> dict:
+    """Shares with their Wilson intervals, one point per group, captioned."""
     data = frame.with_columns(group=group, value=pl.col("share"))
     chart = interval_chart(data, "group", title, "share of games", count, value_format=".1%")
     return vega_lite_spec(captioned(chart, caption))
 
 
 def balance_cards(summary: pl.DataFrame, filters: Filters) -> None:
+    """One card per player count: the balance, its interval and the games behind it."""
     cards = st.columns(len(summary))
     for card, row in zip(cards, summary.iter_rows(named=True), strict=True):
         card.metric(
@@ -98,6 +100,7 @@ SUMMARY_COLUMNS = {
 
 
 def summary_table(summary: pl.DataFrame) -> None:
+    """The whole-game figures of each player count with their intervals."""
     percent = st.column_config.NumberColumn(format="percent")
     st.dataframe(
         summary.select(list(SUMMARY_COLUMNS)).rename(SUMMARY_COLUMNS),
@@ -158,6 +161,7 @@ def agent_ladder(ladder: pl.DataFrame, head_to_head: pl.DataFrame, filters: Filt
 
 
 def compare_rule_sets(filters: Filters, by: str) -> None:
+    """Seat advantage and the whole-game figures of two rule sets, chosen in the URL."""
     sets = rule_sets()
     labels = list(sets)
     if len(labels) < 2:

@@ -288,7 +288,7 @@ def test_agent_ladder_sits_beside_a_head_to_head_matrix(monkeypatch, lake):
 def test_balance_figures_say_which_filters_they_ignore(monkeypatch, lake):
     app = open_page(monkeypatch, lake, "app_pages/balance.py", agent="greedy", epoch="2")
     notes = [c.value for c in app.caption if c.value.startswith("Not filtered by")]
-    assert "Not filtered by agent greedy, epoch 2: this figure ignores that filter." in notes
+    assert "Not filtered by agent greedy, epoch 2: this figure ignores those filters." in notes
     assert "Not filtered by epoch 2: this figure ignores that filter." in notes  # seat advantage
 
 
