@@ -15,6 +15,7 @@ FEW_GAMES = 30
 GREY = "#c8c8c8"
 COLUMNS = "abcdef"
 CELL_SELECTION = "cell_pick"
+NO_GAMES = "no games"
 
 # Validate each spec once, when it is drawn, not every channel as it is built (3× faster pages).
 alt.utils.schemapi.disable_debug_mode()
@@ -38,41 +39,76 @@ def board_heatmap(
     value_title: str,
     value_format: str = ".1f",
     diverging: bool = False,
+    domain: tuple[float, float] | None = None,
 ) -> alt.LayerChart:
     """The 5 × 6 board coloured by `value` per cell; count and 95% interval in the tooltip.
 
-    Expects cell, cell_row, cell_column, value, observations, ci_low, ci_high. A click selects a
-    cell (selection parameter CELL_SELECTION on the `cell` field).
+    Expects cell, cell_row, cell_column, value, observations, ci_low, ci_high; a cell without
+    observations reads "no games". `domain` fixes the colour scale (boards compared side by side
+    share one). A click selects a cell (selection parameter CELL_SELECTION on the `cell` field).
     """
     board = mark_few(frame, "observations").with_columns(
         column=pl.col("cell_column").replace_strict(
             range(1, len(COLUMNS) + 1), list(COLUMNS), return_dtype=pl.String
         ),
-        count_label=pl.when(pl.col("few"))
+        value_label=pl.Series(_labels(frame["value"], value_format, NO_GAMES), dtype=pl.String),
+        interval_label=pl.Series(_interval_labels(frame, value_format), dtype=pl.String),
+        count_label=pl.when(pl.col("observations").fill_null(0) == 0)
+        .then(pl.lit("n=0"))
+        .when(pl.col("few"))
         .then(pl.lit("few games"))
         .otherwise(pl.format("n={}", pl.col("observations"))),
     )
-    return _board_shape(title, value_title, value_format, diverging).properties(data=board)
+    return _board_shape(title, value_title, diverging, domain).properties(data=board)
+
+
+def shared_domain(frames: list[pl.DataFrame], diverging: bool) -> tuple[float, float] | None:
+    """One colour domain for boards drawn side by side: the range of their values resting on
+    enough observations (symmetric about 0 when diverging); None when there is none."""
+    values = pl.concat(
+        [f.filter(pl.col("observations") >= FEW_GAMES)["value"].drop_nulls() for f in frames]
+    )
+    if values.is_empty():
+        return None
+    low, high = float(values.min()), float(values.max())
+    if diverging:
+        widest = max(abs(low), abs(high))
+        return -widest, widest
+    return low, high
+
+
+def _labels(values: pl.Series, value_format: str, missing: str) -> list[str]:
+    """Values as text in the chart's d3 format (whose specifiers Python's format shares)."""
+    return [missing if v is None else format(v, value_format) for v in values.to_list()]
+
+
+def _interval_labels(frame: pl.DataFrame, value_format: str) -> list[str]:
+    lows = _labels(frame["ci_low"], value_format, "")
+    highs = _labels(frame["ci_high"], value_format, "")
+    return [
+        f"{low} to {high}" if low and high else ("no games" if n == 0 else "one observation")
+        for low, high, n in zip(lows, highs, frame["observations"].fill_null(0), strict=True)
+    ]
 
 
 @lru_cache(maxsize=SHAPES)
 def _board_shape(
-    title: str, value_title: str, value_format: str, diverging: bool
+    title: str, value_title: str, diverging: bool, domain: tuple[float, float] | None
 ) -> alt.LayerChart:
     pick = alt.selection_point(name=CELL_SELECTION, fields=["cell"], on="click")
+    fixed = {"domain": list(domain)} if domain else {}
     scale = (
-        alt.Scale(range=["#d6604d", "#f7f7f7", "#4393c3"], domainMid=0)
+        alt.Scale(range=["#d6604d", "#f7f7f7", "#4393c3"], domainMid=0, **fixed)
         if diverging
-        else alt.Scale(range=["#fff5d6", "#f6b042", "#c8553d"])
+        else alt.Scale(range=["#fff5d6", "#f6b042", "#c8553d"], **fixed)
     )
     base = alt.Chart().encode(
         x=alt.X("column:O", title=None, axis=alt.Axis(orient="top", labelAngle=0)),
         y=alt.Y("cell_row:O", title=None),
         tooltip=[
             alt.Tooltip("cell:N", title="cell"),
-            alt.Tooltip("value:Q", title=value_title, format=value_format),
-            alt.Tooltip("ci_low:Q", title="95% low", format=value_format),
-            alt.Tooltip("ci_high:Q", title="95% high", format=value_format),
+            alt.Tooltip("value_label:N", title=value_title),
+            alt.Tooltip("interval_label:N", title="95% interval"),
             alt.Tooltip("observations:Q", title="observations", format=","),
             alt.Tooltip("reliability:N", title="sample"),
         ],
@@ -88,7 +124,7 @@ def _board_shape(
         .add_params(pick)
     )
     values = base.mark_text(fontSize=17, fontWeight="bold", dy=-8).encode(
-        text=alt.Text("value:Q", format=value_format),
+        text=alt.Text("value_label:N"),
         color=alt.condition("datum.few", alt.value("#777777"), alt.value("black")),
     )
     counts = base.mark_text(fontSize=11, dy=12).encode(
@@ -225,6 +261,56 @@ def _share_shape(category: str, title: str) -> alt.Chart:
     )
 
 
+def head_to_head_matrix(frame: pl.DataFrame, title: str) -> alt.LayerChart:
+    """Agent (rows) against opponent (columns): the row agent's head-to-head score coloured about
+    one half, with its 95% interval and the games behind it in the cell; few-game cells greyed.
+
+    Expects agent, opponent, games, score, ci_low, ci_high."""
+    data = mark_few(frame, "games").with_columns(
+        score_label=pl.Series(_labels(frame["score"], ".0%", NO_GAMES), dtype=pl.String),
+        interval_label=pl.Series(
+            _interval_labels(frame.rename({"games": "observations"}), ".0%"), dtype=pl.String
+        ),
+        count_label=pl.format("n={}", "games"),
+    )
+    return _matrix_shape(title).properties(data=data)
+
+
+@lru_cache(maxsize=SHAPES)
+def _matrix_shape(title: str) -> alt.LayerChart:
+    base = alt.Chart().encode(
+        x=alt.X("opponent:N", title="against", axis=alt.Axis(orient="top", labelAngle=0)),
+        y=alt.Y("agent:N", title=None),
+        tooltip=[
+            alt.Tooltip("agent:N"),
+            alt.Tooltip("opponent:N", title="against"),
+            alt.Tooltip("score_label:N", title="score"),
+            alt.Tooltip("interval_label:N", title="95% interval"),
+            alt.Tooltip("games:Q", format=","),
+            alt.Tooltip("reliability:N", title="sample"),
+        ],
+    )
+    scale = alt.Scale(range=["#d6604d", "#f7f7f7", "#4393c3"], domain=[0, 1], domainMid=0.5)
+    cells = base.mark_rect(stroke="white", strokeWidth=2).encode(
+        color=alt.condition(
+            "datum.few", alt.value(GREY), alt.Color("score:Q", title="score", scale=scale)
+        )
+    )
+    scores = base.mark_text(fontSize=15, fontWeight="bold", dy=-14).encode(text="score_label:N")
+    intervals = base.mark_text(fontSize=10, dy=2).encode(text="interval_label:N")
+    counts = base.mark_text(fontSize=10, dy=16).encode(text="count_label:N")
+    return (cells + scores + intervals + counts).properties(
+        title=title, width=alt.Step(110), height=alt.Step(60)
+    )
+
+
+def captioned(chart: alt.TopLevelMixin, caption: str) -> alt.TopLevelMixin:
+    """The chart with `caption` (its filters and sample size) under its title, so that the chart
+    saved as a PNG says what it shows."""
+    title = chart.title if isinstance(chart.title, str) else ""
+    return chart.properties(title=alt.TitleParams(text=title, subtitle=caption, anchor="start"))
+
+
 def result_chart(frame: pl.DataFrame) -> alt.Chart | None:
     """A bar chart of a query result's first numeric column against its first other column, or
     None when the result has no such pair (or too many rows to read as bars)."""
@@ -251,7 +337,8 @@ def result_chart(frame: pl.DataFrame) -> alt.Chart | None:
 
 def clear_shapes() -> None:
     """Forget the cached chart shapes (for benchmarks of a first page load)."""
-    for shape in (_board_shape, _interval_shape, _histogram_shape, _breakdown_shape, _share_shape):
+    shapes = (_board_shape, _interval_shape, _histogram_shape, _breakdown_shape, _share_shape)
+    for shape in (*shapes, _matrix_shape):
         shape.cache_clear()
 
 

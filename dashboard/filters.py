@@ -11,7 +11,11 @@ import streamlit as st
 from dashboard.lake_data import fetch
 
 ALL = "All"
+STANDARD = "standard"  # the variant filter's value for games without a variant
+STANDARD_LABEL = "standard rules (no variant)"
 EPOCHS = ("1", "2", "3")
+# The filters a whole-game figure follows; the others describe seats or boards.
+GAME_FILTERS = frozenset({"edition", "variant", "players", "source", "date_from", "date_to"})
 # Query-parameter names of the filters, in sidebar order.
 FILTER_KEYS = ("edition", "variant", "players", "source", "agent", "player", "epoch")
 DATE_KEYS = ("from", "to")
@@ -44,7 +48,7 @@ class Filters:
         parts = [
             f"{self.players} players" if self.players else None,
             self.edition,
-            self.variant,
+            "standard rules" if self.variant == "" else self.variant,
             self.source,
             f"agent {self.agent}" if self.agent else None,
             f"player {self.player}" if self.player else None,
@@ -54,10 +58,23 @@ class Filters:
         ]
         return " · ".join(p for p in parts if p) or "all games"
 
+    def ignored_by(self, followed: frozenset[str]) -> list[str]:
+        """The chosen filters a figure following only `followed` leaves out, as text."""
+        labels = {
+            "source": f"source {self.source}",
+            "agent": f"agent {self.agent}",
+            "player": f"player {self.player}",
+            "epoch": f"epoch {self.epoch}",
+        }
+        chosen = {name for name, value in asdict(self).items() if value is not None}
+        return [labels.get(name, name) for name in asdict(self) if name in chosen - followed]
+
 
 def _typed(dimension: str, value: str | None) -> str | int | None:
     if value in (None, "", ALL):
         return None
+    if dimension == "variant" and value == STANDARD:
+        return ""
     return int(value) if dimension in ("players", "epoch") else value
 
 
@@ -78,7 +95,14 @@ def _select(label: str, key: str, values: list[str], help_text: str) -> str | No
     choices_ = [ALL, *values]
     wanted = st.query_params.get(key)
     index = choices_.index(wanted) if wanted in choices_ else 0
-    chosen = st.sidebar.selectbox(label, choices_, index=index, key=f"filter_{key}", help=help_text)
+    chosen = st.sidebar.selectbox(
+        label,
+        choices_,
+        index=index,
+        key=f"filter_{key}",
+        help=help_text,
+        format_func=lambda value: STANDARD_LABEL if value == STANDARD else value,
+    )
     return None if chosen == ALL else chosen
 
 
@@ -114,7 +138,12 @@ def sidebar_filters() -> Filters:
     st.sidebar.header("Filters")
     picked = {
         "edition": _select("Edition", "edition", options(choice_frame, "edition"), "Rule set."),
-        "variant": _select("Variant", "variant", options(choice_frame, "variant"), "Rule variant."),
+        "variant": _select(
+            "Variant",
+            "variant",
+            [STANDARD, *options(choice_frame, "variant")],
+            "Rule variant; the standard rules are the games without one.",
+        ),
         "players": _select("Players", "players", options(choice_frame, "players"), "Seats."),
         "source": _select(
             "Source", "source", options(choice_frame, "source"), "Recorded or simulated."

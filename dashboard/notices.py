@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import streamlit as st
+from streamlit.delta_generator import DeltaGenerator
 
 from dashboard.filters import Filters, choices
 from dashboard.lake_data import lake_folder
@@ -39,3 +40,14 @@ def lake_has_games() -> bool:
         empty_lake(lake_folder())
         return False
     return True
+
+
+def ignored_filters(
+    filters: Filters, followed: frozenset[str], where: DeltaGenerator | None = None
+) -> None:
+    """Say, next to a figure (in `where`, else the page), which chosen filters it does not
+    follow."""
+    ignored = filters.ignored_by(followed)
+    if ignored:
+        those = "that filter" if len(ignored) == 1 else "those filters"
+        (where or st).caption(f"Not filtered by {', '.join(ignored)}: this figure ignores {those}.")

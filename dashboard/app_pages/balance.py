@@ -6,12 +6,39 @@ from __future__ import annotations
 import polars as pl
 import streamlit as st
 
-from dashboard.charts import FEW_GAMES, histogram, interval_chart, share_bars, vega_lite_spec
-from dashboard.filters import Filters, choices, options
+from dashboard import definitions
+from dashboard.charts import (
+    FEW_GAMES,
+    captioned,
+    head_to_head_matrix,
+    histogram,
+    interval_chart,
+    vega_lite_spec,
+)
+from dashboard.filters import GAME_FILTERS, STANDARD, STANDARD_LABEL, Filters, choices, options
 from dashboard.lake_data import fetch_all
-from dashboard.notices import lake_has_games, nothing_matches
+from dashboard.notices import ignored_filters, lake_has_games, nothing_matches
 
 BIN_WIDTH = 10
+GROUPINGS = {"position": "turn order in epoch 1", "seat": "seat letter"}
+SEAT_FILTERS = GAME_FILTERS | {"agent", "player"}
+LADDER_FILTERS = GAME_FILTERS - {"source"}
+
+
+def url_value(key: str, values: list[str]) -> str:
+    """The URL's value for `key` when it is one of `values`, else the first of them."""
+    wanted = st.query_params.get(key)
+    return wanted if wanted in values else values[0]
+
+
+def rule_sets() -> dict[str, tuple[str, str]]:
+    """The rule sets the lake holds, by label: the filter (dimension, value) that selects each."""
+    found = choices()
+    variants = options(found, "variant")
+    sets = {f"edition {e}": ("edition", e) for e in options(found, "edition")}
+    if variants:
+        sets[STANDARD_LABEL] = ("variant", STANDARD)
+    return sets | {f"variant {v}": ("variant", v) for v in variants}
 
 
 def seat_frame(frame: pl.DataFrame, by: str) -> pl.DataFrame:
@@ -23,171 +50,293 @@ def seat_frame(frame: pl.DataFrame, by: str) -> pl.DataFrame:
     )
 
 
-def seat_chart(frame: pl.DataFrame, title: str):
-    return interval_chart(frame, "group", title, "mean win share", "seats", reference="fair_share")
+def seat_chart(frame: pl.DataFrame, title: str, caption: str) -> dict:
+    """Mean win share per group against the fair share, captioned with filters and sample."""
+    chart = interval_chart(frame, "group", title, "mean win share", "seats", reference="fair_share")
+    return vega_lite_spec(captioned(chart, caption))
+
+
+def share_chart(frame: pl.DataFrame, group: pl.Expr, title: str, count: str, caption: str) -> dict:
+    """Shares with their Wilson intervals, one point per group, captioned."""
+    data = frame.with_columns(group=group, value=pl.col("share"))
+    chart = interval_chart(data, "group", title, "share of games", count, value_format=".1%")
+    return vega_lite_spec(captioned(chart, caption))
+
+
+def balance_cards(summary: pl.DataFrame, filters: Filters) -> None:
+    """One card per player count: the balance, its interval and the games behind it."""
+    cards = st.columns(len(summary))
+    for card, row in zip(cards, summary.iter_rows(named=True), strict=True):
+        card.metric(
+            f"Balance, {row['players']} players",
+            f"{row['balance']:.3f}",
+            help=definitions.BALANCE,
+        )
+        interval = (
+            f"95% interval {row['balance_low']:.3f} to {row['balance_high']:.3f}"
+            if row["balance_low"] is not None
+            else "no interval (one game)"
+        )
+        few = " · few games" if row["games"] < FEW_GAMES else ""
+        card.caption(f"{interval} · {row['games']:,} games{few}")
+    ignored_filters(filters, GAME_FILTERS)
+
+
+SUMMARY_COLUMNS = {
+    "players": "players",
+    "games": "games",
+    "balance": "balance",
+    "balance_low": "balance 95% low",
+    "balance_high": "balance 95% high",
+    "mean_victory_margin": "mean winning margin",
+    "victory_margin_half_width": "margin ±",
+    "close_game_share": "won by < 5 gold",
+    "close_game_low": "< 5 gold 95% low",
+    "close_game_high": "< 5 gold 95% high",
+    "mean_plies": "plies per game",
+    "plies_half_width": "plies ±",
+    "decision_share": "decision moves",
+}
+
+
+def summary_table(summary: pl.DataFrame) -> None:
+    """The whole-game figures of each player count with their intervals."""
+    percent = st.column_config.NumberColumn(format="percent")
+    st.dataframe(
+        summary.select(list(SUMMARY_COLUMNS)).rename(SUMMARY_COLUMNS),
+        hide_index=True,
+        width="stretch",
+        column_config={
+            "won by < 5 gold": st.column_config.NumberColumn(
+                format="percent", help=definitions.CLOSE_GAMES
+            ),
+            "< 5 gold 95% low": percent,
+            "< 5 gold 95% high": percent,
+            "decision moves": st.column_config.NumberColumn(
+                format="percent", help=definitions.DECISION_MOVES
+            ),
+        },
+    )
+    st.caption(
+        f"Decision moves: {definitions.DECISION_MOVES} No interval: the lake's aggregates keep "
+        "turn counts per batch, not per game, and the turns of one game are not independent."
+    )
+
+
+def agent_ladder(ladder: pl.DataFrame, head_to_head: pl.DataFrame, filters: Filters) -> None:
+    """The rating against the field, labelled for what it is, beside the head-to-head matrix."""
+    if ladder.is_empty():
+        st.info("No simulated games match the filters, so there is no agent to rate.")
+        return
+    left, right = st.columns(2)
+    rating = interval_chart(
+        ladder.with_columns(
+            value=pl.col("rating"), ci_low=pl.col("rating_low"), ci_high=pl.col("rating_high")
+        ),
+        "agent",
+        "Rating against the field (Elo-style, from mean partial win)",
+        "rating",
+        "seats",
+        value_format=".0f",
+    )
+    seats = int(ladder["seats"].sum())
+    left.vega_lite_chart(
+        vega_lite_spec(captioned(rating, f"{filters.describe()} · simulated · {seats:,} seats")),
+        width="stretch",
+    )
+    left.caption(definitions.AGENT_RATING)
+    ignored_filters(filters, LADDER_FILTERS, where=left)
+    left.dataframe(ladder, hide_index=True, width="stretch")
+    if head_to_head.is_empty():
+        right.info("No game seats two different agents, so there is no head to head.")
+        return
+    games = int(head_to_head["games"].sum() // 2)
+    matrix = head_to_head_matrix(head_to_head, "Head to head: row agent against column agent")
+    right.vega_lite_chart(
+        vega_lite_spec(captioned(matrix, f"{filters.describe()} · {games:,} games of two agents")),
+        width="content",
+    )
+    right.caption(definitions.HEAD_TO_HEAD)
+    ignored_filters(filters, GAME_FILTERS, where=right)
+
+
+def compare_rule_sets(filters: Filters, by: str) -> None:
+    """Seat advantage and the whole-game figures of two rule sets, chosen in the URL."""
+    sets = rule_sets()
+    labels = list(sets)
+    if len(labels) < 2:
+        st.info(
+            "The lake holds one rule set only. Simulate another edition or variant to compare, "
+            "e.g. `kingdoms simulate --games 2000 --edition kingdoms-2002`."
+        )
+        return
+    picks = st.columns(2)
+    chosen = []
+    for pick, key, default in zip(picks, ("rules_a", "rules_b"), labels[:2], strict=True):
+        wanted = st.query_params.get(key)
+        index = labels.index(wanted if wanted in labels else default)
+        label = pick.selectbox(f"Rule set {key[-1].upper()}", labels, index=index, key=key)
+        st.query_params[key] = label
+        chosen.append(label)
+    sides = [filters.with_value(*sets[label]) for label in chosen]
+    side_frames = fetch_all(
+        *[("balance_summary", side.params()) for side in sides],
+        *[("seat_advantage", {**side.params(), "by": by}) for side in sides],
+    )
+    for column, label, side, side_summary, side_seats in zip(
+        st.columns(2), chosen, sides, side_frames[:2], side_frames[2:], strict=True
+    ):
+        with column:
+            if side_summary.is_empty():
+                nothing_matches(side)
+                continue
+            games = int(side_summary["games"].sum())
+            st.vega_lite_chart(
+                seat_chart(
+                    seat_frame(side_seats, by),
+                    f"Seat advantage · {label}",
+                    f"{side.describe()} · {games:,} games",
+                ),
+                width="stretch",
+            )
+            summary_table(side_summary)
 
 
 filters: Filters = st.session_state["filters"]
 st.title("Balance")
 st.caption(
     "For designers: is any seat favoured, how close are the games, do leads change hands? "
-    f"Means with 95% intervals; fewer than {FEW_GAMES} games are greyed and marked *few games*. "
-    "Whole-game figures ignore the agent, player and epoch filters."
+    f"Means with 95% intervals (± 1.96·SE), shares with Wilson intervals; fewer than {FEW_GAMES} "
+    "games are greyed and marked *few games*. A figure that does not follow one of the chosen "
+    "filters says so beside it."
 )
 
 if lake_has_games():
     params = filters.params()
-    by = st.session_state.get("balance_by", "position")  # the radio below, as last chosen
-    summary, seat_advantage, gold, margin, leads, duration, ladder = fetch_all(
+    by = st.session_state.get("balance_group") or url_value("group", list(GROUPINGS))
+    (
+        summary,
+        seat_advantage,
+        gold,
+        margin,
+        leads,
+        comebacks,
+        leader_wins,
+        duration,
+        ladder,
+        head_to_head,
+    ) = fetch_all(
         ("balance_summary", params),
         ("seat_advantage", {**params, "by": by}),
         ("score_distribution", {**params, "metric": "final_gold", "bin_width": BIN_WIDTH}),
         ("score_distribution", {**params, "metric": "victory_margin", "bin_width": BIN_WIDTH}),
         ("lead_changes", params),
+        ("comebacks", params),
+        ("leader_wins", params),
         ("duration", params),
         ("agent_ladder", params),
+        ("head_to_head", params),
     )
     if summary.is_empty():
         nothing_matches(filters)
     else:
-        cards = st.columns(len(summary))
-        for card, row in zip(cards, summary.iter_rows(named=True), strict=True):
-            card.metric(f"Balance, {row['players']} players", f"{row['balance']:.3f}")
-            card.caption(
-                f"{row['games']:,} games" + (" · few games" if row["games"] < FEW_GAMES else "")
-            )
+        games = int(summary["games"].sum())
+        games_caption = f"{filters.describe()} · {games:,} games"
+        balance_cards(summary, filters)
 
         st.subheader("Seat advantage")
         by = st.radio(
             "Group seats by",
-            ["position", "seat"],
-            format_func={"position": "turn order in epoch 1", "seat": "seat letter"}.get,
+            list(GROUPINGS),
+            index=list(GROUPINGS).index(by),
+            format_func=GROUPINGS.get,
             horizontal=True,
-            key="balance_by",
+            key="balance_group",
+            help=definitions.SEAT_ADVANTAGE,
         )
+        st.query_params["group"] = by
         seats = seat_frame(seat_advantage, by)
         st.vega_lite_chart(
-            vega_lite_spec(
-                seat_chart(seats, "Mean win share against the fair share 1/N (red tick)")
+            seat_chart(
+                seats,
+                "Mean win share against the fair share 1/N (red tick)",
+                f"{filters.describe()} · {int(seat_advantage['seats'].sum()):,} seats",
             ),
             width="stretch",
         )
+        st.caption(definitions.SEAT_ADVANTAGE)
+        ignored_filters(filters, SEAT_FILTERS)
 
         st.subheader("Scores")
         left, right = st.columns(2)
+        seat_count = int(gold["count"].sum())
         left.vega_lite_chart(
-            vega_lite_spec(histogram(gold, "Final gold per seat", "final gold", BIN_WIDTH)),
+            vega_lite_spec(
+                captioned(
+                    histogram(gold, "Final gold per seat", "final gold", BIN_WIDTH),
+                    f"{filters.describe()} · {seat_count:,} seats",
+                )
+            ),
             width="stretch",
         )
         right.vega_lite_chart(
             vega_lite_spec(
-                histogram(margin, "Margin of victory per game", "winner's margin", BIN_WIDTH)
+                captioned(
+                    histogram(margin, "Margin of victory per game", "winner's margin", BIN_WIDTH),
+                    f"{filters.describe()} · {int(margin['count'].sum()):,} winning seats",
+                )
             ),
             width="stretch",
         )
-        st.dataframe(
-            summary.rename(
-                {
-                    "mean_victory_margin": "mean winning margin",
-                    "close_game_share": "won by < 5 gold",
-                    "mean_plies": "plies per game",
-                    "decision_share": "decision moves",
-                }
-            ),
-            hide_index=True,
-            width="stretch",
-            column_config={
-                "won by < 5 gold": st.column_config.NumberColumn(format="percent"),
-                "decision moves": st.column_config.NumberColumn(
-                    format="percent", help="Share of turns with more than one legal action"
-                ),
-            },
-        )
+        ignored_filters(filters, SEAT_FILTERS)
+        summary_table(summary)
+        ignored_filters(filters, GAME_FILTERS)
 
         st.subheader("Lead changes and comebacks")
         left, right = st.columns(2)
         left.vega_lite_chart(
-            vega_lite_spec(share_bars(leads, "lead_changes", "Lead changes across the epochs")),
+            share_chart(
+                leads,
+                pl.format("{} players · {} changes", "players", "lead_changes"),
+                "Lead changes across the epochs",
+                "of_games",
+                games_caption,
+            ),
             width="stretch",
         )
-        comebacks = (
-            leads.group_by("players")
-            .agg(
-                games=pl.col("games").sum(),
-                comebacks=(pl.col("comeback_share") * pl.col("games")).sum().round().cast(pl.Int64),
-            )
-            .sort("players")
-            .with_columns(share=pl.col("comebacks") / pl.col("games"))
+        left.caption(definitions.LEAD_CHANGES)
+        ignored_filters(filters, GAME_FILTERS, where=left)
+        right.vega_lite_chart(
+            share_chart(
+                comebacks,
+                pl.format("{} players", "players"),
+                "Comebacks",
+                "games",
+                games_caption,
+            ),
+            width="stretch",
         )
-        right.markdown("**Comebacks**: games won by a seat that was last after epoch 1 or 2")
-        right.dataframe(
-            comebacks,
-            hide_index=True,
-            column_config={"share": st.column_config.NumberColumn(format="percent")},
+        right.caption(definitions.COMEBACKS)
+        ignored_filters(filters, GAME_FILTERS, where=right)
+        st.vega_lite_chart(
+            share_chart(
+                leader_wins,
+                pl.format("{} players · after epoch {}", "players", "epoch"),
+                "Leader after epoch k goes on to win",
+                "games",
+                f"{filters.describe()} · {int(leader_wins['games'].sum()):,} games × epochs "
+                "with a sole leader",
+            ),
+            width="stretch",
         )
-        right.markdown(
-            "**Duration**: plies per epoch (epoch 0 = whole game, with its passes and its "
-            "decision moves: turns with more than one legal action)"
-        )
-        right.dataframe(
-            duration,
-            hide_index=True,
-            column_config={"decision_share": st.column_config.NumberColumn(format="percent")},
-        )
+        st.caption(definitions.LEADER_WINS)
+        ignored_filters(filters, GAME_FILTERS)
+        st.markdown(f"**Duration**: {definitions.DURATION}")
+        st.dataframe(duration.drop("decision_share"), hide_index=True)
+        ignored_filters(filters, GAME_FILTERS)
 
         st.subheader("Agent ladder")
-        if ladder.is_empty():
-            st.info("No simulated games match the filters, so there is no agent to rate.")
-        else:
-            st.vega_lite_chart(
-                vega_lite_spec(
-                    interval_chart(
-                        ladder.with_columns(
-                            value=pl.col("rating"),
-                            ci_low=pl.col("rating_low"),
-                            ci_high=pl.col("rating_high"),
-                        ),
-                        "agent",
-                        "Elo-style rating against the field (from mean partial win)",
-                        "rating",
-                        "seats",
-                        value_format=".0f",
-                    )
-                ),
-                width="stretch",
-            )
-            st.dataframe(ladder, hide_index=True, width="stretch")
+        agent_ladder(ladder, head_to_head, filters)
 
     st.subheader("Two rule sets side by side")
-    editions = options(choices(), "edition")
-    variants = options(choices(), "variant")
-    rule_sets = [f"edition {e}" for e in editions] + [f"variant {v}" for v in variants]
-    if len(rule_sets) < 2:
-        st.info(
-            "The lake holds one rule set only. Simulate another edition or variant to compare, "
-            "e.g. `kingdoms simulate --games 2000 --edition kingdoms-2002`."
-        )
-    else:
-        picks = st.columns(2)
-        chosen = [
-            picks[0].selectbox("Rule set A", rule_sets, index=0, key="compare_a"),
-            picks[1].selectbox("Rule set B", rule_sets, index=1, key="compare_b"),
-        ]
-        sides = [filters.with_value(*rule_set.split(" ", 1)) for rule_set in chosen]
-        side_frames = fetch_all(
-            *[("balance_summary", side.params()) for side in sides],
-            *[("seat_advantage", {**side.params(), "by": "position"}) for side in sides],
-        )
-        for column, rule_set, side, side_summary, side_seats in zip(
-            st.columns(2), chosen, sides, side_frames[:2], side_frames[2:], strict=True
-        ):
-            with column:
-                if side_summary.is_empty():
-                    nothing_matches(side)
-                    continue
-                positions = seat_frame(side_seats, "position")
-                st.vega_lite_chart(
-                    vega_lite_spec(seat_chart(positions, f"Seat advantage · {rule_set}")),
-                    width="stretch",
-                )
-                st.dataframe(side_summary, hide_index=True, width="stretch")
+    compare_rule_sets(filters, by)

@@ -5,9 +5,11 @@ from __future__ import annotations
 import polars as pl
 import streamlit as st
 
-from dashboard.charts import FEW_GAMES, breakdown_bars, vega_lite_spec
+from dashboard import definitions
+from dashboard.charts import FEW_GAMES, breakdown_bars, captioned, vega_lite_spec
+from dashboard.filters import GAME_FILTERS
 from dashboard.lake_data import fetch_all, lake_folder
-from dashboard.notices import lake_has_games, nothing_matches
+from dashboard.notices import ignored_filters, lake_has_games, nothing_matches
 
 filters = st.session_state["filters"]
 st.title("Kingdoms Analytics")
@@ -51,7 +53,10 @@ if lake_has_games():
             strict=True,
         ):
             part = breakdown.filter(pl.col("dimension") == dimension)
-            column.vega_lite_chart(vega_lite_spec(breakdown_bars(part, title)), width="stretch")
+            chart = captioned(
+                breakdown_bars(part, title), f"{filters.describe()} · {matching:,} games"
+            )
+            column.vega_lite_chart(vega_lite_spec(chart), width="stretch")
 
         st.subheader("Headline balance")
         cards = st.columns(max(len(balance), 1))
@@ -60,13 +65,20 @@ if lake_has_games():
             card.metric(
                 f"{row['players']} players: balance",
                 f"{row['balance']:.3f}",
-                help="1 − the largest gap in mean win share between turn-order positions.",
+                help=definitions.BALANCE,
+            )
+            interval = (
+                f"95% interval {row['balance_low']:.3f} to {row['balance_high']:.3f}"
+                if row["balance_low"] is not None
+                else "no interval (one game)"
             )
             card.caption(
-                f"{row['games']:,} games{few} · mean winning margin "
+                f"{interval} · {row['games']:,} games{few} · mean winning margin "
                 f"{row['mean_victory_margin']:.1f} gold · won by < 5 gold in "
-                f"{row['close_game_share']:.0%} · {row['mean_plies']:.0f} plies"
+                f"{row['close_game_share']:.0%} ({row['close_game_low']:.0%} to "
+                f"{row['close_game_high']:.0%}) · {row['mean_plies']:.0f} plies"
             )
+        ignored_filters(filters, GAME_FILTERS)
 
     st.subheader("Latest batches")
     st.dataframe(batches, hide_index=True, width="stretch")

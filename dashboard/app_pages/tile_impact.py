@@ -5,7 +5,9 @@ from __future__ import annotations
 import polars as pl
 import streamlit as st
 
-from dashboard.charts import FEW_GAMES, interval_chart, mark_few, vega_lite_spec
+from dashboard import definitions
+from dashboard.charts import FEW_GAMES, captioned, interval_chart, mark_few, vega_lite_spec
+from dashboard.exports import csv_download
 from dashboard.filters import Filters
 from dashboard.lake_data import fetch_all
 from dashboard.notices import lake_has_games, nothing_matches
@@ -15,6 +17,7 @@ SPLITS = {
     "epoch": "epoch",
     "timing (fifth of the epoch)": "timing",
     "drawn vs starting tile": "placed_by",
+    "agent (the placer's)": "agent",
 }
 MEASURES = {
     "placer": ("placer_impact", "placer_half_width"),
@@ -24,11 +27,11 @@ MEASURES = {
 
 
 def long_intervals(frame: pl.DataFrame) -> pl.DataFrame:
-    """One row per tile, split and measure with value, ci_low, ci_high and placements."""
+    """One row per tile, group and measure with value, ci_low, ci_high and placements."""
     parts = [
         frame.select(
             "tile",
-            "split",
+            "group",
             "placements",
             measure=pl.lit(name),
             value=pl.col(value),
@@ -40,53 +43,76 @@ def long_intervals(frame: pl.DataFrame) -> pl.DataFrame:
     return pl.concat(parts)
 
 
+def url_split(label: str, key: str, labels: list[str], widget, **kwargs: object) -> str:
+    """A split chosen with `widget` (radio or selectbox), starting from and kept in the URL."""
+    wanted = st.query_params.get(key)
+    values = [SPLITS[k] for k in labels]
+    index = values.index(wanted) if wanted in values else 0
+    chosen = SPLITS[widget(label, labels, index=index, key=f"tile_{key}", **kwargs)]
+    st.query_params[key] = chosen
+    return chosen
+
+
 filters: Filters = st.session_state["filters"]
 st.title("Tile impact")
 st.caption(
-    "Counterfactual impact of a tile: the seat's epoch gold with the board as it ended minus the "
-    "same with the tile's space left empty. Means with 95% intervals (mean ± 1.96·SE); fewer than "
-    f"{FEW_GAMES} placements are greyed and marked *few games*."
+    f"Counterfactual impact of a tile: {definitions.COUNTERFACTUAL}. Means with 95% intervals "
+    f"(mean ± 1.96·SE); fewer than {FEW_GAMES} placements are greyed and marked *few games*."
 )
 
 if lake_has_games():
-    wanted = st.query_params.get("split")
-    labels = list(SPLITS)
-    split_label = st.radio(
-        "Split by",
-        labels,
-        index=[SPLITS[k] for k in labels].index(wanted) if wanted in SPLITS.values() else 0,
-        horizontal=True,
-        key="tile_split",
-    )
-    split = SPLITS[split_label]
-    st.query_params["split"] = split
+    picks = st.columns([3, 2])
+    with picks[0]:
+        split = url_split(
+            "Split by",
+            "split",
+            list(SPLITS),
+            st.radio,
+            horizontal=True,
+            help="How the placements of each tile kind are divided.",
+        )
+    with picks[1]:
+        others = [label for label, value in SPLITS.items() if value != split or value == "all"]
+        cross = url_split(
+            "and by",
+            "cross",
+            others,
+            st.selectbox,
+            help="A second split crossed with the first (e.g. starting tile × timing).",
+        )
     impact, improvement = fetch_all(
-        ("tile_impact", {**filters.params(), "split": split}),
+        ("tile_impact", {**filters.params(), "split": split, "cross_split": cross}),
         ("tile_improvement", filters.params()),
     )
     if impact.is_empty():
         nothing_matches(filters)
     else:
         total = int(impact["placements"].sum())
-        st.markdown(f"**{filters.describe()}** · {total:,} tile placements")
-        intervals = long_intervals(impact)
+        sample = f"{total:,} tile placements"
+        st.markdown(f"**{filters.describe()}** · {sample}")
+        grouped = impact.with_columns(
+            group=pl.col("split")
+            if cross == "all"
+            else pl.format("{} · {}", "split", "cross_split")
+        )
+        intervals = long_intervals(grouped)
         chart_columns = st.columns(3)
         for column, measure in zip(chart_columns, MEASURES, strict=True):
             part = intervals.filter(pl.col("measure") == measure)
+            chart = interval_chart(
+                part,
+                "tile",
+                f"Impact on {measure}",
+                "gold",
+                "placements",
+                color=None if split == cross == "all" else "group",
+                value_format=".2f",
+            )
             column.vega_lite_chart(
-                vega_lite_spec(
-                    interval_chart(
-                        part,
-                        "tile",
-                        f"Impact on {measure}",
-                        "gold",
-                        "placements",
-                        color=None if split == "all" else "split",
-                        value_format=".2f",
-                    )
-                ),
+                vega_lite_spec(captioned(chart, f"{filters.describe()} · {sample}")),
                 width="stretch",
             )
+            column.caption(definitions.TILE_IMPACT[measure])
         shown = mark_few(impact, "placements").rename({"reliability": "sample"}).drop("few")
         st.dataframe(
             shown,
@@ -100,40 +126,48 @@ if lake_has_games():
         )
         st.download_button(
             "Download this table (CSV)",
-            shown.write_csv(),
-            file_name=f"tile_impact_{split}.csv",
-            mime="text/csv",
+            **csv_download(
+                shown,
+                f"tile_impact_{split}_{cross}",
+                f"Tile impact by {split} × {cross}",
+                filters.describe(),
+                total,
+                sample,
+            ),
         )
 
     st.subheader("Improvement when placed")
-    st.caption(
-        "Mean win share of seats that placed the kind at least once in the game, against seats "
-        "that never did; the difference has a 95% interval √(SE₁² + SE₂²)."
-    )
+    st.caption(definitions.IMPROVEMENT)
+    st.info(definitions.IMPROVEMENT_CAVEAT)
     if improvement.is_empty() or improvement["seats_placed"].sum() == 0:
         nothing_matches(filters)
     else:
+        seats = int((improvement["seats_placed"] + improvement["seats_not_placed"]).max())
+        sample = f"{seats:,} seats"
         few_side = pl.min_horizontal("seats_placed", "seats_not_placed")
         data = improvement.with_columns(value=pl.col("improvement"), smaller_side=few_side)
+        chart = interval_chart(
+            data,
+            "tile",
+            "Improvement in win share when placed",
+            "win share",
+            "smaller_side",
+            value_format="+.3f",
+        )
         st.vega_lite_chart(
-            vega_lite_spec(
-                interval_chart(
-                    data,
-                    "tile",
-                    "Improvement in win share when placed",
-                    "win share",
-                    "smaller_side",
-                    value_format="+.3f",
-                )
-            ),
-            width="stretch",
+            vega_lite_spec(captioned(chart, f"{filters.describe()} · {sample}")), width="stretch"
         )
         shown = mark_few(data, "smaller_side").rename({"reliability": "sample"})
         shown = shown.drop("few", "value", "smaller_side")
         st.dataframe(shown, hide_index=True, width="stretch")
         st.download_button(
             "Download this table (CSV)",
-            shown.write_csv(),
-            file_name="tile_improvement.csv",
-            mime="text/csv",
+            **csv_download(
+                shown,
+                "tile_improvement",
+                "Improvement when placed",
+                filters.describe(),
+                seats,
+                sample,
+            ),
         )

@@ -1,7 +1,9 @@
--- Example games for one cell: castles placed on $cell in the newest three batches holding
--- matching games (with the castle's gold and its owner's result), at most $limit (default 20).
+-- Example games for one cell: pieces placed on $cell in the newest three batches holding
+-- matching games, each with the ply of its placement (the replay opens there), a castle's gold
+-- in its epoch and the placer's result, at most $limit (default 20). $piece_kind picks the pieces a heatmap counts: 'castle' (the default), 'tile'
+-- (any tile), 'resource', 'hazard', 'MT', 'DR', 'GM', 'WZ', or 'any'.
 -- Filters (NULL = all): $edition $variant $players $source $date_from $date_to $agent $player
--- $epoch $rank ($agent/$player: the castle's owner).
+-- $epoch $rank ($agent/$player: the placer; $rank: castles of that rank).
 WITH newest AS (
     SELECT DISTINCT batch_id FROM agg_seats
     WHERE kept(edition, variant, players, source, created,
@@ -19,14 +21,33 @@ seats_in AS (
     SELECT game_id, seat, player, final_gold, win_share FROM _seats
     WHERE batch_id IN (SELECT batch_id FROM newest)
       AND ($agent IS NULL OR agent = $agent) AND ($player IS NULL OR player = $player)
+),
+placed AS (
+    SELECT game_id, epoch, ply, turn, seat, piece, castle_rank AS rank,
+           CASE WHEN kind = 'castle' THEN 'castle'
+                WHEN piece IN ('MT', 'DR', 'GM', 'WZ') THEN piece
+                WHEN tile_value > 0 THEN 'resource' ELSE 'hazard' END AS piece_kind
+    FROM _moves
+    WHERE batch_id IN (SELECT batch_id FROM newest)
+      AND cell = $cell AND kind <> 'pass' AND ($epoch IS NULL OR epoch = $epoch)
+),
+wanted AS (
+    SELECT * FROM placed
+    WHERE CASE coalesce($piece_kind, 'castle')
+              WHEN 'any' THEN true
+              WHEN 'tile' THEN piece_kind <> 'castle'
+              ELSE piece_kind = coalesce($piece_kind, 'castle') END
+      AND ($rank IS NULL OR rank = $rank)
+),
+castle_gold AS (
+    SELECT game_id, epoch, turn, gold FROM _castles
+    WHERE batch_id IN (SELECT batch_id FROM newest) AND cell = $cell
 )
-SELECT c.game_id, g.source, g.players, c.epoch, c.seat, s.player, c.rank,
+SELECT w.game_id, g.source, g.players, w.epoch, w.ply, w.seat, s.player, w.piece, w.rank,
        c.gold AS castle_gold, s.final_gold, s.win_share, g.created
-FROM _castles c
+FROM wanted w
 JOIN games_in g USING (game_id)
 JOIN seats_in s USING (game_id, seat)
-WHERE c.batch_id IN (SELECT batch_id FROM newest)
-  AND c.cell = $cell AND ($epoch IS NULL OR c.epoch = $epoch)
-  AND ($rank IS NULL OR c.rank = $rank)
-ORDER BY g.created DESC, c.game_id, c.epoch
+LEFT JOIN castle_gold c USING (game_id, epoch, turn)
+ORDER BY g.created DESC, w.game_id, w.ply
 LIMIT coalesce($limit, 20)

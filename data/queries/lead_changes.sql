@@ -1,17 +1,16 @@
--- Lead changes and comebacks per player count. `lead_changes`: times the leader (most gold
--- after an epoch; a shared lead that continues is no change) changes across the epochs;
--- `comeback_share`: share of those games won by a seat that was last after epoch 1 or 2.
+-- Lead changes per player count. `lead_changes`: times the leader (most gold after an epoch; a
+-- shared lead that continues is no change) changes across the epochs; `share`: the share of
+-- the player count's games (`of_games`) with that many changes, with a 95% Wilson interval.
 -- One row per player count and number of lead changes. Filters (NULL = all): $edition
 -- $variant $players $source $date_from $date_to.
 WITH sums AS (
-    SELECT players, lead_changes, CAST(sum(n) AS BIGINT) AS games,
-           CAST(sum(n) FILTER (WHERE comeback) AS BIGINT) AS comebacks
+    SELECT players, lead_changes, CAST(sum(n) AS BIGINT) AS games
     FROM agg_games WHERE kept(edition, variant, players, source, created,
          $edition, $variant, $players, $source, $date_from, $date_to)
     GROUP BY ALL
-)
-SELECT players, lead_changes, games,
-       games / sum(games) OVER (PARTITION BY players) AS share,
-       coalesce(comebacks, 0) / games AS comeback_share
-FROM sums
+),
+totals AS (SELECT *, sum(games) OVER (PARTITION BY players) AS of_games FROM sums)
+SELECT players, lead_changes, games, CAST(of_games AS BIGINT) AS of_games, games / of_games AS share,
+       wilson(games, of_games, -1) AS ci_low, wilson(games, of_games, 1) AS ci_high
+FROM totals
 ORDER BY players, lead_changes

@@ -38,3 +38,23 @@ def test_replay_steps_with_the_keyboard(lake):
         page.wait_for_timeout(800)
         assert "Move 32" in page.inner_text("body")
         assert page.locator(CHART).first.screenshot() != board_before
+
+
+def test_a_heatmap_example_opens_its_replay_in_the_same_tab(lake):
+    """Click an example game's row under the heatmap: the same tab shows its replay at the ply
+    of the placement."""
+    examples = execute(
+        connect(lake), "cell_examples", {"cell": "d2", "piece_kind": "castle", "limit": 25}
+    )
+    first = examples.row(0, named=True)
+    with dashboard_server(lake.root) as url, chromium() as browser:
+        page = open_page(
+            browser, url, "heatmaps?metric=Occupancy%3A+castle&cell=d2", timeout_ms=120_000
+        )
+        grid = page.locator('[data-testid="stDataFrame"]').first
+        grid.scroll_into_view_if_needed()
+        box = grid.bounding_box()
+        page.mouse.click(box["x"] + 16, box["y"] + 35 + 17)  # the first row's selection box
+        page.wait_for_function("() => window.location.pathname.endsWith('/replay')", timeout=60_000)
+        assert f"game={first['game_id']}" in page.url and f"ply={first['ply']}" in page.url
+        assert len(page.context.pages) == 1, "the replay opens in the same tab"

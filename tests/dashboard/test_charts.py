@@ -3,15 +3,20 @@
 from __future__ import annotations
 
 import polars as pl
+import pytest
 
 from dashboard.charts import (
     FEW_GAMES,
     board_heatmap,
+    captioned,
+    head_to_head_matrix,
     histogram,
     interval_chart,
     mark_few,
     result_chart,
+    shared_domain,
 )
+from dashboard.exports import export_csv, export_name
 
 
 def board(observations: int) -> pl.DataFrame:
@@ -43,7 +48,8 @@ def test_heatmap_shows_every_cell_with_its_count_and_a_cell_selection():
     assert rows[0]["column"] == "a" and rows[5]["column"] == "f"
     assert any(p.get("name") == "cell_pick" for p in spec.get("params", []))
     tooltips = {t["title"] for t in spec["layer"][0]["encoding"]["tooltip"]}
-    assert {"observations", "95% low", "95% high", "sample"} <= tooltips
+    assert {"observations", "95% interval", "sample"} <= tooltips
+    assert rows[1]["value_label"] == "1.0" and rows[1]["interval_label"] == "0.0 to 2.0"
 
 
 def test_interval_chart_draws_bars_points_and_the_reference():
@@ -77,3 +83,72 @@ def test_charts_of_one_shape_keep_their_own_rows():
     many, few = board_heatmap(board(100), "Yield", "gold"), board_heatmap(board(5), "Yield", "gold")
     rows = [next(iter(chart.to_dict()["datasets"].values())) for chart in (many, few)]
     assert rows[0][1]["observations"] == 100 and rows[1][1]["observations"] == 5
+
+
+def rows_of(chart) -> list[dict]:
+    return next(iter(chart.to_dict()["datasets"].values()))
+
+
+def test_a_cell_without_observations_reads_no_games_never_null():
+    empty = board(100).with_columns(
+        value=pl.when(pl.col("cell") == "a1").then(None).otherwise(pl.col("value")),
+        ci_low=pl.when(pl.col("cell") == "a1").then(None).otherwise(pl.col("ci_low")),
+        ci_high=pl.when(pl.col("cell") == "a1").then(None).otherwise(pl.col("ci_high")),
+        observations=pl.when(pl.col("cell") == "a1").then(0).otherwise(pl.col("observations")),
+    )
+    spec = board_heatmap(empty, "Castle yield", "gold").to_dict()
+    a1 = next(row for row in next(iter(spec["datasets"].values())) if row["cell"] == "a1")
+    assert a1["value_label"] == "no games" and a1["interval_label"] == "no games"
+    assert a1["count_label"] == "n=0"
+    texts = [layer["encoding"]["text"]["field"] for layer in spec["layer"][1:]]
+    assert texts == ["value_label", "count_label"], "the cell text is the label, not the value"
+
+
+@pytest.mark.parametrize("diverging, expected", [(False, (-9.0, 19.0)), (True, (-19.0, 19.0))])
+def test_compared_boards_share_one_colour_domain(diverging, expected):
+    left, right = board(100).head(20), board(100).with_columns(value=pl.col("value") - 10)
+    domain = shared_domain([left, right], diverging)
+    # cell 0 of each has 3 observations (few games) and stays out: left's cells hold 1 … 19,
+    # right's −9 … 19; together −9 … 19, or ±19 about 0 when diverging
+    assert domain == expected
+    spec = board_heatmap(left, "Yield", "gold", diverging=diverging, domain=domain).to_dict()
+    scale = spec["layer"][0]["encoding"]["color"]["scale"]
+    assert scale["domain"] == list(expected)
+
+
+def test_no_shared_domain_without_enough_observations():
+    assert shared_domain([board(5), board(5)], diverging=False) is None
+
+
+def test_captioned_chart_carries_filters_and_sample_under_its_title():
+    chart = captioned(board_heatmap(board(100), "Yield", "gold"), "2 players · 1,234 observations")
+    title = chart.to_dict()["title"]
+    assert title["text"] == "Yield" and title["subtitle"] == "2 players · 1,234 observations"
+
+
+def test_head_to_head_matrix_shows_score_interval_and_games():
+    frame = pl.DataFrame(
+        {
+            "agent": ["greedy", "random"],
+            "opponent": ["random", "greedy"],
+            "games": [40, 40],
+            "score": [0.75, 0.25],
+            "ci_low": [0.6, 0.14],
+            "ci_high": [0.86, 0.4],
+        }
+    )
+    rows = rows_of(head_to_head_matrix(frame, "Head to head"))
+    assert [r["score_label"] for r in rows] == ["75%", "25%"]
+    assert rows[0]["interval_label"] == "60% to 86%" and rows[0]["count_label"] == "n=40"
+    assert not rows[0]["few"]
+
+
+def test_exports_name_their_filters_and_sample():
+    frame = pl.DataFrame({"tile": ["+1"], "placements": [12]})
+    assert export_name("tile_impact", "2 players · agent greedy", 12) == (
+        "tile_impact__2-players-agent-greedy__n12.csv"
+    )
+    text = export_csv(frame, "Tile impact", "2 players · agent greedy", "12 tile placements")
+    header, columns, row = text.splitlines()
+    assert header == "# Tile impact · 2 players · agent greedy · 12 tile placements"
+    assert columns == "tile,placements" and row == "+1,12"

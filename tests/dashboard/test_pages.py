@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
+from streamlit.dataframe_util import convert_arrow_bytes_to_pandas_df
 from streamlit.testing.v1 import AppTest
 
 from data.lake import Lake
@@ -133,6 +136,34 @@ def test_tile_impact_splits_and_downloads(monkeypatch, lake):
     assert len(app.get("download_button")) == 2
 
 
+def test_tile_impact_crosses_starting_tile_with_timing(monkeypatch, lake):
+    app = open_page(
+        monkeypatch, lake, "app_pages/tile_impact.py", split="placed_by", cross="timing"
+    )
+    assert not app.exception
+    table = app.dataframe[0].value
+    assert set(table["split"]) == {"drawn", "start"}
+    assert set(table["cross_split"]) == {"1", "2", "3", "4", "5"}
+    app.selectbox(key="tile_cross").set_value("agent (the placer's)").run()
+    assert app.query_params["cross"] == "agent"
+    assert {"random", "greedy"} <= set(app.dataframe[0].value["cross_split"])
+
+
+def test_tile_impact_download_names_its_filters_and_sample(monkeypatch, lake):
+    app = open_page(monkeypatch, lake, "app_pages/tile_impact.py", players="2")
+    placements = app.dataframe[0].value["placements"].sum()
+    names = [button.help for button in app.get("download_button")]
+    assert names[0].startswith(f"Saves tile_impact_all_all__2-players__n{placements}.csv")
+    title = vega_specs(app)[0]["title"]
+    assert title["subtitle"] == f"2 players · {placements:,} tile placements"
+
+
+def test_improvement_when_placed_says_it_is_an_association(monkeypatch, lake):
+    app = open_page(monkeypatch, lake, "app_pages/tile_impact.py")
+    caveat = "\n".join(str(i.value) for i in app.info)
+    assert "association, not a cause" in caveat and "A −1 can show a positive improvement" in caveat
+
+
 def test_balance_shows_seat_advantage_ladder_and_comparison(monkeypatch, lake):
     app = open_page(monkeypatch, lake, "app_pages/balance.py")
     assert not app.exception
@@ -140,7 +171,7 @@ def test_balance_shows_seat_advantage_ladder_and_comparison(monkeypatch, lake):
     assert {"Seat advantage", "Agent ladder", "Two rule sets side by side"} <= {
         s.value for s in app.subheader
     }
-    app.selectbox(key="compare_b").set_value(app.selectbox(key="compare_b").options[-1]).run()
+    app.selectbox(key="rules_b").set_value(app.selectbox(key="rules_b").options[-1]).run()
     assert not app.exception
 
 
@@ -158,3 +189,139 @@ def test_sql_console_answers_a_select(monkeypatch, lake):
     app.text_area[0].set_value("SELECT players, count(*) AS games FROM games GROUP BY 1").run()
     assert not app.exception and not app.error
     assert app.dataframe[0].value["games"].sum() > 0
+
+
+def vega_specs(app: AppTest) -> list[dict]:
+    return [json.loads(chart.proto.spec) for chart in charts(app)]
+
+
+def chart_rows(app: AppTest, title: str) -> list[dict]:
+    """The rows drawn by the chart of that title (Streamlit sends them beside the spec)."""
+    chart = next(
+        c for c in charts(app) if json.loads(c.proto.spec)["title"]["text"].startswith(title)
+    )
+    frame = convert_arrow_bytes_to_pandas_df(chart.proto.datasets[0].data.data)
+    return frame.to_dict("records")
+
+
+def test_compared_heatmaps_share_one_colour_scale(monkeypatch, lake):
+    app = open_page(
+        monkeypatch, lake, "app_pages/heatmaps.py", compare="player count", left="2", right="4"
+    )
+    domains = [spec["layer"][0]["encoding"]["color"]["scale"]["domain"] for spec in vega_specs(app)]
+    assert len(domains) == 2 and domains[0] == domains[1]
+    assert "share one colour scale" in texts(app)
+
+
+def test_heatmap_cells_without_games_read_no_games(monkeypatch, lake):
+    app = open_page(
+        monkeypatch,
+        lake,
+        "app_pages/heatmaps.py",
+        metric="Castle yield, rank 4 castles",
+        player="Ann",
+        epoch="1",
+    )
+    rows = chart_rows(app, "Castle yield")
+    empty = [row for row in rows if row["observations"] == 0]
+    assert empty, "Ann placed no rank-4 castle on most cells in epoch 1"
+    assert all(row["value_label"] == "no games" for row in empty)
+    assert not any("null" in row["value_label"] or "None" in row["value_label"] for row in rows)
+
+
+@pytest.mark.parametrize(
+    "metric_name, definition",
+    [
+        ("Castle yield (gold per castle)", "Mean gold a castle placed on the cell"),
+        ("Tile swing for each opponent", "impact on each opponent"),
+        ("Fill timing (0 = first turn, 1 = last)", "as a fraction of the epoch's turns"),
+        ("Win association (win share vs all seats)", "minus the mean win share over all seats"),
+    ],
+)
+def test_heatmap_metric_has_its_definition_as_help(monkeypatch, lake, metric_name, definition):
+    app = open_page(monkeypatch, lake, "app_pages/heatmaps.py", metric=metric_name)
+    assert definition in app.selectbox(key="heatmap_metric").help
+    assert definition in texts(app)
+
+
+@pytest.mark.parametrize(
+    "metric_name, piece_matches",
+    [
+        ("Castle yield, rank 4 castles", lambda piece: piece[0] in "ABCD" and piece[1] == "4"),
+        ("Occupancy: dragon", lambda piece: piece == "DR"),
+        ("Tile swing for the placer", lambda piece: piece[0] not in "ABCD"),
+    ],
+)
+def test_heatmap_examples_follow_the_metric(monkeypatch, lake, metric_name, piece_matches):
+    app = open_page(monkeypatch, lake, "app_pages/heatmaps.py", metric=metric_name, cell="c3")
+    assert not app.exception
+    pieces = app.dataframe[0].value["piece"].tolist()
+    assert pieces and all(piece_matches(piece) for piece in pieces)
+
+
+def test_choosing_an_example_opens_its_replay_at_the_placement(monkeypatch, lake):
+    app = open_page(
+        monkeypatch, lake, "app_pages/heatmaps.py", metric="Occupancy: castle", cell="d2"
+    )
+    chosen = app.dataframe[0].value.iloc[1]
+    app.session_state["heatmap_examples"] = {"selection": {"rows": [1], "columns": [], "cells": []}}
+    app.run()
+    assert not app.exception
+    assert app.title[0].value == "Replay"
+    assert app.query_params["game"] == str(chosen["game_id"])
+    assert app.query_params["ply"] == str(chosen["ply"])
+
+
+def test_agent_ladder_sits_beside_a_head_to_head_matrix(monkeypatch, lake):
+    app = open_page(monkeypatch, lake, "app_pages/balance.py")
+    titles = [spec.get("title", {}).get("text") for spec in vega_specs(app)]
+    assert "Rating against the field (Elo-style, from mean partial win)" in titles
+    assert "Head to head: row agent against column agent" in titles
+    assert "not a head-to-head strength" in texts(app)
+    cells = chart_rows(app, "Head to head")
+    assert {(c["agent"], c["opponent"]) for c in cells} == {
+        ("greedy", "random"),
+        ("random", "greedy"),
+    }
+
+
+def test_balance_figures_say_which_filters_they_ignore(monkeypatch, lake):
+    app = open_page(monkeypatch, lake, "app_pages/balance.py", agent="greedy", epoch="2")
+    notes = [c.value for c in app.caption if c.value.startswith("Not filtered by")]
+    assert "Not filtered by agent greedy, epoch 2: this figure ignores those filters." in notes
+    assert "Not filtered by epoch 2: this figure ignores that filter." in notes  # seat advantage
+
+
+def test_balance_cards_carry_their_interval(monkeypatch, lake):
+    app = open_page(monkeypatch, lake, "app_pages/balance.py", players="3")
+    summary = execute(connect(lake), "balance_summary", {"players": 3}).row(0, named=True)
+    assert metric(app, "Balance, 3 players") == f"{summary['balance']:.3f}"
+    interval = f"95% interval {summary['balance_low']:.3f} to {summary['balance_high']:.3f}"
+    assert interval in texts(app)
+
+
+def test_leader_after_an_epoch_is_a_figure_with_intervals(monkeypatch, lake):
+    app = open_page(monkeypatch, lake, "app_pages/balance.py")
+    rows = chart_rows(app, "Leader after epoch")
+    assert rows and all(r["ci_low"] <= r["value"] <= r["ci_high"] for r in rows)
+
+
+def test_standard_rules_are_a_variant_choice(monkeypatch, lake):
+    app = open_page(monkeypatch, lake, "app_pages/balance.py", variant="standard")
+    assert app.selectbox(key="filter_variant").value == "standard"
+    standard = execute(connect(lake), "SELECT count(*) AS n FROM games WHERE variant = ''")["n"][0]
+    assert app.dataframe[0].value["games"].sum() == standard
+    assert "standard rules" in texts(app)
+
+
+def test_balance_keeps_the_rule_sets_and_grouping_in_the_url(monkeypatch, lake):
+    app = open_page(monkeypatch, lake, "app_pages/balance.py", group="seat")
+    assert app.radio(key="balance_group").value == "seat"
+    options = app.selectbox(key="rules_b").options
+    assert "standard rules (no variant)" in options
+    app.selectbox(key="rules_b").set_value(options[-1]).run()
+    app.radio(key="balance_group").set_value("position").run()
+    assert app.query_params["rules_b"] == options[-1]
+    assert app.query_params["group"] == "position"
+    groups = {row["group"] for row in chart_rows(app, "Mean win share")}
+    assert "2 players · mover 1" in groups, "the chart follows the grouping chosen"

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 
+import polars as pl
 import pytest
 
 from data.importer import import_records
@@ -173,3 +174,230 @@ def test_decision_moves(tiny, games):
     assert dict(summary.select("players", "decision_share").iter_rows()) == pytest.approx(expected)
     whole = execute(tiny, "duration").filter(epoch=0)
     assert dict(whole.select("players", "decision_share").iter_rows()) == pytest.approx(expected)
+
+
+Z = 1.959964  # the metrics definitions' z for 95% intervals
+
+
+def wilson(hits: float, n: int) -> tuple[float, float]:
+    """The Wilson score interval, written out from its definition."""
+    p = hits / n
+    centre = p + Z * Z / (2 * n)
+    spread = Z * (p * (1 - p) / n + Z * Z / (4 * n * n)) ** 0.5
+    return (centre - spread) / (1 + Z * Z / n), (centre + spread) / (1 + Z * Z / n)
+
+
+def kind_of(move, seat: int) -> str:
+    """The heatmap's piece kind of a placement, from the engine's move."""
+    if move.kind == "castle":
+        return "castle"
+    if move.tile in pieces.SPECIAL_TOKENS:
+        return pieces.SPECIAL_TOKENS[move.tile]
+    return "resource" if pieces.tile_value(move.tile) > 0 else "hazard"
+
+
+@pytest.fixture(scope="module")
+def placements(games):
+    """Every placement of the tiny lake's records as (players, ply, cell, piece kind, piece
+    token, castle rank), the ply counted along the engine's turns."""
+    rows = []
+    for game in games:
+        record = game["record"]
+        turns = [t for t in walk(record.game, game["state"].history) if isinstance(t, Turn)]
+        for ply, turn in enumerate(turns, start=1):
+            move = turn.move
+            if move.kind == "pass":
+                continue
+            piece = pieces.castle(turn.seat, move.rank) if move.kind == "castle" else move.tile
+            rank = move.rank if move.kind == "castle" else None
+            cell = record.game.geometry.cell_name(move.cell)
+            rows.append(
+                (
+                    record.players,
+                    ply,
+                    cell,
+                    kind_of(move, turn.seat),
+                    pieces.piece_token(piece),
+                    rank,
+                )
+            )
+    return rows
+
+
+@pytest.mark.parametrize(
+    "params, wanted",
+    [
+        ({}, lambda kind, rank: kind == "castle"),
+        ({"piece_kind": "castle", "rank": 4}, lambda kind, rank: kind == "castle" and rank == 4),
+        ({"piece_kind": "tile"}, lambda kind, rank: kind != "castle"),
+        ({"piece_kind": "resource"}, lambda kind, rank: kind == "resource"),
+        ({"piece_kind": "hazard"}, lambda kind, rank: kind == "hazard"),
+        ({"piece_kind": "any"}, lambda kind, rank: True),
+    ],
+)
+def test_cell_examples_list_the_metrics_placements_with_their_ply(tiny, placements, params, wanted):
+    """Every placement on the busiest cells that the metric counts, at the ply the engine
+    reached it, and no other."""
+    busiest = sorted({p[2] for p in placements}, key=lambda c: -sum(p[2] == c for p in placements))
+    for cell in busiest[:4]:
+        expected = sorted(
+            (players, ply, token)
+            for players, ply, at, kind, token, rank in placements
+            if at == cell and wanted(kind, rank)
+        )
+        frame = execute(tiny, "cell_examples", {**params, "cell": cell, "limit": 1000})
+        assert sorted(frame.select("players", "ply", "piece").iter_rows()) == expected
+
+
+def test_cell_examples_give_a_castles_gold(tiny):
+    frame = execute(tiny, "cell_examples", {"cell": "c3", "piece_kind": "any", "limit": 1000})
+    castles = execute(tiny, "SELECT game_id, epoch, seat, gold FROM castles WHERE cell = 'c3'")
+    gold = {(g, e, s): v for g, e, s, v in castles.iter_rows()}
+    assert len(gold) > 0
+    for row in frame.iter_rows(named=True):
+        expected = gold.get((row["game_id"], row["epoch"], row["seat"]))
+        assert row["castle_gold"] == (expected if row["piece"][0] in "ABCD" else None)
+
+
+def seat_rows(con) -> list[dict]:
+    return execute(
+        con,
+        "SELECT s.game_id, g.players, s.seat, s.agent, s.turn_position, s.final_gold, "
+        "s.win_share, s.margin FROM seats s JOIN games g USING (game_id)",
+    ).to_dicts()
+
+
+def test_head_to_head_from_the_seats_of_games_where_both_agents_sat(con):
+    by_game = defaultdict(list)
+    for row in seat_rows(con):
+        if row["agent"] is not None:
+            by_game[row["game_id"]].append(row)
+    scores = defaultdict(list)
+    for seats in by_game.values():
+        for agent in {s["agent"] for s in seats}:
+            for opponent in {s["agent"] for s in seats} - {agent}:
+                pairs = [
+                    (a["final_gold"] > b["final_gold"]) + 0.5 * (a["final_gold"] == b["final_gold"])
+                    for a in seats
+                    if a["agent"] == agent
+                    for b in seats
+                    if b["agent"] == opponent
+                ]
+                scores[(agent, opponent)].append(sum(pairs) / len(pairs))
+    frame = execute(con, "head_to_head")
+    assert len(frame) == len(scores) > 0
+    for row in frame.iter_rows(named=True):
+        games = scores[(row["agent"], row["opponent"])]
+        assert row["games"] == len(games)
+        assert row["score"] == pytest.approx(sum(games) / len(games))
+        low, high = wilson(sum(games), len(games))
+        assert (row["ci_low"], row["ci_high"]) == pytest.approx((low, high), abs=1e-3)
+
+
+def test_leader_after_an_epoch_goes_on_to_win(con):
+    scores = execute(con, "SELECT game_id, epoch, seat, gold_after FROM epoch_scores").to_dicts()
+    seats = {(r["game_id"], r["seat"]): r for r in seat_rows(con)}
+    standings = defaultdict(dict)
+    for row in scores:
+        standings[(row["game_id"], row["epoch"])][row["seat"]] = row["gold_after"]
+    counts = defaultdict(lambda: [0, 0])
+    for (game_id, epoch), gold in standings.items():
+        best = max(gold.values())
+        leaders = [seat for seat, value in gold.items() if value == best]
+        if epoch < 3 and len(leaders) == 1:
+            won = seats[(game_id, leaders[0])]["win_share"] > 0
+            count = counts[(seats[(game_id, leaders[0])]["players"], epoch)]
+            count[0] += 1
+            count[1] += won
+    frame = execute(con, "leader_wins")
+    assert {
+        (r["players"], r["epoch"]): [r["games"], r["leader_won"]] for r in frame.to_dicts()
+    } == {key: value for key, value in counts.items()}
+    for row in frame.iter_rows(named=True):
+        assert (row["ci_low"], row["ci_high"]) == pytest.approx(
+            wilson(row["leader_won"], row["games"]), abs=1e-3
+        )
+
+
+def test_balance_interval_is_the_widest_gap_taken_per_game(con):
+    by_game = defaultdict(dict)
+    players = {}
+    for row in seat_rows(con):
+        by_game[row["game_id"]][row["turn_position"]] = row["win_share"]
+        players[row["game_id"]] = row["players"]
+    expected = {}
+    for count in set(players.values()):
+        games = [shares for game_id, shares in by_game.items() if players[game_id] == count]
+        widest = None
+        for a in range(1, count + 1):
+            for b in range(a + 1, count + 1):
+                gaps = [g[a] - g[b] for g in games]
+                mean = sum(gaps) / len(gaps)
+                var = sum((d - mean) ** 2 for d in gaps) / (len(gaps) - 1)
+                gap = (abs(mean), 1.96 * (var / len(gaps)) ** 0.5)
+                widest = max(widest or gap, gap)
+        expected[count] = (
+            1 - widest[0],
+            1 - widest[0] - widest[1],
+            min(1, 1 - widest[0] + widest[1]),
+        )
+    frame = execute(con, "balance_summary")
+    got = {
+        r["players"]: (r["balance"], r["balance_low"], r["balance_high"]) for r in frame.to_dicts()
+    }
+    assert got.keys() == expected.keys()
+    for count, values in expected.items():
+        assert got[count] == pytest.approx(values)
+
+
+def test_comebacks_and_lead_change_shares_with_their_intervals(con):
+    scores = execute(con, "SELECT game_id, epoch, seat, gold_after FROM epoch_scores").to_dicts()
+    last = defaultdict(set)  # per game, the seats last after epoch 1 or 2
+    for epoch in (1, 2):
+        standings = defaultdict(dict)
+        for row in scores:
+            if row["epoch"] == epoch:
+                standings[row["game_id"]][row["seat"]] = row["gold_after"]
+        for game_id, gold in standings.items():
+            last[game_id] |= {seat for seat, value in gold.items() if value == min(gold.values())}
+    games = defaultdict(list)
+    for row in seat_rows(con):
+        games[row["game_id"]].append(row)
+    counts = defaultdict(lambda: [0, 0])
+    for game_id, seats in games.items():
+        winners = {s["seat"] for s in seats if s["win_share"] > 0}
+        counts[seats[0]["players"]][0] += 1
+        counts[seats[0]["players"]][1] += bool(winners & last[game_id])
+    frame = execute(con, "comebacks")
+    assert {r["players"]: [r["games"], r["comebacks"]] for r in frame.to_dicts()} == dict(counts)
+    for row in frame.iter_rows(named=True):
+        assert (row["ci_low"], row["ci_high"]) == pytest.approx(
+            wilson(row["comebacks"], row["games"]), abs=1e-3
+        )
+    changes = execute(con, "lead_changes")
+    for row in changes.iter_rows(named=True):
+        assert row["of_games"] == counts[row["players"]][0]
+        assert (row["ci_low"], row["ci_high"]) == pytest.approx(
+            wilson(row["games"], row["of_games"]), abs=1e-3
+        )
+
+
+@pytest.mark.parametrize("split, cross", [("placed_by", "timing"), ("agent", None)])
+def test_tile_impact_crosses_two_splits(con, split, cross):
+    crossed = execute(con, "tile_impact", {"split": split, "cross_split": cross})
+    placements = execute(
+        con,
+        "SELECT t.tile, t.placed_by, t.timing, coalesce(s.agent, 'people') AS agent "
+        "FROM tile_placements t JOIN seats s ON s.game_id = t.game_id AND s.seat = t.placer",
+    )
+    key = [split] if cross is None else [split, cross]
+    expected = placements.with_columns(pl.col(key).cast(pl.String)).group_by("tile", *key).len()
+    got = crossed.select(
+        "tile",
+        pl.col("split").alias(split),
+        *([pl.col("cross_split").alias(cross)] if cross else []),
+        pl.col("placements").alias("len").cast(pl.UInt32),
+    )
+    assert got.sort(got.columns).equals(expected.select(got.columns).sort(got.columns))
+    if cross is None:
+        assert set(crossed["cross_split"]) == {"all"}
