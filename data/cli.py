@@ -11,9 +11,20 @@ import os
 import sys
 from types import ModuleType
 
-from data.commands import bench, dashboard, export, import_, query, simulate, tournament
+from data.commands import (
+    bench,
+    dashboard,
+    export,
+    import_,
+    lake,
+    query,
+    simulate,
+    tournament,
+)
 from engine.cli_support import EXIT_FAILURE, BadInput, fail_bad_input
 from engine.commands import replay, review, score
+
+EXIT_INTERRUPTED = 130  # 128 + SIGINT, as shells report a command stopped by Ctrl-C
 
 COMMANDS: tuple[ModuleType, ...] = (
     score,
@@ -25,6 +36,7 @@ COMMANDS: tuple[ModuleType, ...] = (
     import_,
     export,
     query,
+    lake,
     dashboard,
 )
 
@@ -53,9 +65,10 @@ def main(argv: list[str] | None = None) -> int:
         return status
     except BadInput as error:
         return fail_bad_input(str(error))
-    except KeyboardInterrupt:
-        print("kingdoms: interrupted", file=sys.stderr)
-        return EXIT_FAILURE
+    except KeyboardInterrupt as stop:  # Ctrl-C: one line, no traceback
+        said = f" ({stop})" if str(stop) else ""
+        print(f"kingdoms: interrupted{said}", file=sys.stderr)
+        return EXIT_INTERRUPTED
     except BrokenPipeError:
         # The reader went away (`kingdoms … | head`): stop quietly, as Unix tools do.
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())

@@ -1,4 +1,4 @@
-"""The `--lake PATH` option every data subcommand shares."""
+"""The `--lake PATH` option every data subcommand shares, and opening the lake it names."""
 
 from __future__ import annotations
 
@@ -14,4 +14,14 @@ def add_lake_argument(parser: argparse.ArgumentParser) -> None:
 
 
 def open_lake(args: argparse.Namespace) -> Lake:
-    return Lake(lake_path(args.lake))
+    """The lake a command reads: it must be there (reading never creates one)."""
+    lake = Lake(lake_path(args.lake))
+    lake.require_existing()
+    return lake
+
+
+def open_lake_for_writing(args: argparse.Namespace) -> Lake:
+    """The lake a command writes to: its folder is created if need be."""
+    lake = Lake(lake_path(args.lake))
+    lake.require_writable()
+    return lake

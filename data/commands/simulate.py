@@ -5,14 +5,22 @@ from __future__ import annotations
 import argparse
 import sys
 
-from data.commands.lake_options import add_lake_argument, open_lake
+from data.commands.lake_options import add_lake_argument, open_lake_for_writing
 from data.default_lake import build_default_lake
-from data.simulate import DEFAULT_BATCH, Plan, simulate, workers_count
+from data.simulate import (
+    DEFAULT_BATCH,
+    Plan,
+    check_agents,
+    check_seed,
+    simulate,
+    workers_count,
+)
 from engine.cli_support import EXIT_OK, BadInput
 from engine.rules import RulesError, check_players, rule_set
 
 NAME = "simulate"
 HELP = "Play games between agents and add them to the lake (deterministic per --seed)."
+MAX_GAMES = 10**9  # a run's batches are planned up front
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -39,15 +47,16 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    lake = open_lake(args)
     workers = workers_count(args.workers)
-    if args.default_lake:
-        build_default_lake(lake, workers=workers)
-        return EXIT_OK
-    if args.games < 1:
-        raise BadInput(f"--games: must be at least 1, not {args.games}")
+    if not 1 <= args.games <= MAX_GAMES:
+        raise BadInput(f"--games: must be from 1 to {MAX_GAMES:,}, not {args.games}")
     if args.batch_size < 1:
         raise BadInput(f"--batch-size: must be at least 1, not {args.batch_size}")
+    check_seed(args.seed)
+    progress = sys.stderr.isatty()  # a progress bar on a terminal, not in a log
+    if args.default_lake:
+        build_default_lake(open_lake_for_writing(args), workers=workers, progress=progress)
+        return EXIT_OK
     try:
         players = tuple(int(p) for p in args.players.split(","))
         for count in players:
@@ -59,7 +68,12 @@ def run(args: argparse.Namespace) -> int:
     agents = tuple(a.strip() for a in args.agents.split(",") if a.strip())
     if not agents:
         raise BadInput("--agents: name at least one agent")
+    check_agents(agents)
+    lake = open_lake_for_writing(args)
     plan = Plan(args.games, players, agents, rules, args.seed, args.batch_size)
-    added = simulate(lake, plan, workers=workers)
-    print(f"added {added} games to {lake.root}", file=sys.stderr)
+    stored = simulate(lake, plan, workers=workers, progress=progress)
+    print(
+        f"added {stored.added:,} games to {lake.root}, {stored.duplicates:,} already in the lake",
+        file=sys.stderr,
+    )
     return EXIT_OK
