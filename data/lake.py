@@ -41,7 +41,11 @@ CHECK_HINT = "`kingdoms lake check` lists every damaged file"
 
 class LakeError(BadInput):
     """A lake that cannot be used: missing, not a folder, or a damaged manifest or file; the
-    message names the file."""
+    message names the file (and for the manifest, the line and column when known)."""
+
+    def __init__(self, file: Path, problem: str, location: str = "") -> None:
+        super().__init__(f"{file}{location}: {problem}")
+        self.file, self.problem = file, problem
 
 
 class LakeVersionError(LakeError):
@@ -127,7 +131,7 @@ class Lake:
             text = path.read_text(encoding="utf-8")
         except (OSError, UnicodeDecodeError) as error:
             reason = getattr(error, "strerror", None) or "not UTF-8 text"
-            raise LakeError(f"{path}: the lake's manifest cannot be read ({reason})") from None
+            raise LakeError(path, f"the lake's manifest cannot be read ({reason})") from None
         return parse_manifest(path, text)
 
     def batches(self) -> list[Batch]:
@@ -146,7 +150,7 @@ class Lake:
             for path in paths:
                 problem = tail_problem(path)
                 if problem:
-                    raise LakeError(f"{path}: {problem}; {CHECK_HINT}")
+                    raise LakeError(path, f"{problem}; {CHECK_HINT}")
         return files
 
     def part(self, table: str, batch: Batch) -> Path:
@@ -159,20 +163,20 @@ class Lake:
     def require_existing(self) -> None:
         """Refuse a lake that is not there: a reader shows what is stored, never creates."""
         if not self.root.exists():
-            raise LakeError(f"{self.root}: no lake there (the folder does not exist)")
+            raise LakeError(self.root, "no lake there (the folder does not exist)")
         if not self.root.is_dir():
-            raise LakeError(f"{self.root}: not a lake (it is a file, not a folder)")
+            raise LakeError(self.root, "not a lake (it is a file, not a folder)")
 
     def require_writable(self) -> None:
         """Create the lake's folder if need be, or refuse, before any work is done for it."""
         if self.root.exists() and not self.root.is_dir():
-            raise LakeError(f"{self.root}: cannot hold a lake (it is a file, not a folder)")
+            raise LakeError(self.root, "cannot hold a lake (it is a file, not a folder)")
         try:
             self.root.mkdir(parents=True, exist_ok=True)
             with open(self.root / ".lock", "a"):
                 pass
         except OSError as error:
-            raise LakeError(f"{self.root}: cannot write a lake there ({error.strerror})") from None
+            raise LakeError(self.root, f"cannot write a lake there ({error.strerror})") from None
         self.manifest()  # a damaged lake is refused before any game is played for it
 
     def stored_ids(self) -> frozenset[int]:
@@ -307,7 +311,7 @@ def _game_ids(path: Path) -> list[int]:
     try:
         return pq.read_table(path, columns=["game_id"]).column("game_id").to_pylist()
     except (OSError, pa.ArrowException) as error:
-        raise LakeError(f"{path}: cannot be read ({error}); {CHECK_HINT}") from None
+        raise LakeError(path, f"cannot be read ({error}); {CHECK_HINT}") from None
 
 
 def _owned(area: Path) -> bool:
@@ -349,37 +353,37 @@ def tail_problem(path: Path) -> str | None:
 def parse_manifest(path: Path, text: str) -> dict:
     """The manifest in `text`, every field checked; a LakeError says what is wrong in `path`."""
     if not text.strip():
-        raise LakeError(f"{path}: the lake's manifest is empty")
+        raise LakeError(path, "the lake's manifest is empty")
     try:
         manifest = json.loads(text)
     except json.JSONDecodeError as error:
-        raise LakeError(
-            f"{path}:{error.lineno}:{error.colno}: the lake's manifest is not JSON ({error.msg})"
-        ) from None
+        problem = f"the lake's manifest is not JSON ({error.msg})"
+        raise LakeError(path, problem, f":{error.lineno}:{error.colno}") from None
     if not isinstance(manifest, dict):
         kind = type(manifest).__name__
-        raise LakeError(f"{path}: the lake's manifest is a JSON {kind}, not an object")
+        raise LakeError(path, f"the lake's manifest is a JSON {kind}, not an object")
     version = manifest.get("schema_version")
     if not _whole(version):
-        raise LakeError(f"{path}: schema_version {json.dumps(version)} is not a whole number")
+        raise LakeError(path, f"schema_version {json.dumps(version)} is not a whole number")
     if version != SCHEMA_VERSION:
         raise LakeVersionError(
-            f"{path}: lake schema version {version}, this engine reads version "
-            f"{SCHEMA_VERSION}; rebuild the lake or use a matching engine"
+            path,
+            f"lake schema version {version}, this engine reads version "
+            f"{SCHEMA_VERSION}; rebuild the lake or use a matching engine",
         )
     batches = manifest.get("batches")
     if not isinstance(batches, list):
-        raise LakeError(f"{path}: 'batches' is {json.dumps(batches)}, not a list")
+        raise LakeError(path, f"'batches' is {json.dumps(batches)}, not a list")
     for index, entry in enumerate(batches):
         _check_batch(path, index, entry)
     ids = [entry["batch_id"] for entry in batches]
     if len(set(ids)) != len(ids):
-        raise LakeError(f"{path}: a batch_id is listed twice")
+        raise LakeError(path, "a batch_id is listed twice")
     next_batch = manifest.get("next_batch")
     if not _whole(next_batch) or next_batch <= max(ids, default=0):
         raise LakeError(
-            f"{path}: next_batch {json.dumps(next_batch)} is not a whole number above every "
-            "batch_id"
+            path,
+            f"next_batch {json.dumps(next_batch)} is not a whole number above every batch_id",
         )
     return manifest
 
@@ -388,17 +392,18 @@ _BATCH_FIELDS = ("batch_id", "source", "games", "created")
 
 
 def _check_batch(path: Path, index: int, entry: object) -> None:
-    where = f"{path}: batches[{index}]"
+    where = f"batches[{index}]"
     if not isinstance(entry, dict) or sorted(entry) != sorted(_BATCH_FIELDS):
-        raise LakeError(f"{where} is not an object of {', '.join(_BATCH_FIELDS)}")
+        raise LakeError(path, f"{where} is not an object of {', '.join(_BATCH_FIELDS)}")
     if not _whole(entry["batch_id"]) or entry["batch_id"] < 1:
-        raise LakeError(f"{where}: batch_id {json.dumps(entry['batch_id'])} is not 1 or more")
+        raise LakeError(path, f"{where}: batch_id {json.dumps(entry['batch_id'])} is not 1 or more")
     if entry["source"] not in SOURCES:
-        raise LakeError(f"{where}: source {json.dumps(entry['source'])} is not one of {SOURCES}")
+        sources = " or ".join(SOURCES)
+        raise LakeError(path, f"{where}: source {json.dumps(entry['source'])} is not {sources}")
     if not _whole(entry["games"]) or entry["games"] < 0:
-        raise LakeError(f"{where}: games {json.dumps(entry['games'])} is not a count")
+        raise LakeError(path, f"{where}: games {json.dumps(entry['games'])} is not a count")
     if not isinstance(entry["created"], str):
-        raise LakeError(f"{where}: created {json.dumps(entry['created'])} is not a date")
+        raise LakeError(path, f"{where}: created {json.dumps(entry['created'])} is not a date")
 
 
 def _whole(value: object) -> bool:

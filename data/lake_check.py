@@ -55,8 +55,7 @@ def check_lake(lake: Lake) -> Health:
     try:
         batches = lake.batches()
     except LakeError as error:
-        path, _, problem = str(error).partition(": ")
-        return Health(0, 0, 0, (Damage(path, problem),))
+        return Health(0, 0, 0, (Damage(str(error.file), error.problem),))
     schemas = {**TABLE_SCHEMAS, **aggregate_schemas()}
     damage = [d for batch in batches for d in _check_batch(lake, batch, schemas)]
     files = len(batches) * len(all_tables())

@@ -189,7 +189,7 @@ def simulate(lake: Lake, plan: Plan, workers: int = 1, progress: bool = True) ->
     check_agents(plan.agents)
     check_seed(plan.seed)
     keep_freed_memory()
-    existing = lake.stored_ids()  # not played into batches; the commit checks again
+    existing = lake.stored_ids()  # not staged again; each commit checks under the lock
     size = plan.batch_size
     if workers > 1:  # keep every worker busy and the progress bar moving
         size = max(1, min(size, -(-plan.games // (workers * 4))))

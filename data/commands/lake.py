@@ -40,7 +40,8 @@ def run(args: argparse.Namespace) -> int:
     else:
         for damage in health.damage:
             print(damage)
-        state = "healthy" if health.healthy else f"damaged ({len(health.damage)} problems)"
+        count = len(health.damage)
+        state = "healthy" if health.healthy else f"damaged ({count} problem{'s' * (count > 1)})"
         print(
             f"{lake.root}: {state}; {health.batches:,} batches, {health.games:,} games, "
             f"{health.files:,} files"

@@ -26,10 +26,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    lake = None if args.lake is None else Lake(lake_path(args.lake or None))
+    if lake is not None:
+        lake.require_writable()  # refused before the games are played, not after
     results = engine_tournament.play(args)
-    if args.lake is not None:
+    if lake is not None:
         rules = rule_set(args.edition, args.variants)
-        lake = Lake(lake_path(args.lake or None))
         store_games(lake, [_played(result, rules) for result in results])
     return engine_tournament.report(args, results)
 
