@@ -41,10 +41,10 @@ CHECK_HINT = "`kingdoms lake check` lists every damaged file"
 
 class LakeError(BadInput):
     """A lake that cannot be used: missing, not a folder, or a damaged manifest or file; the
-    message names the file (and for the manifest, the line and column when known)."""
+    message names the file."""
 
-    def __init__(self, file: Path, problem: str, location: str = "") -> None:
-        super().__init__(f"{file}{location}: {problem}")
+    def __init__(self, file: Path, problem: str) -> None:
+        super().__init__(f"{file}: {problem}")
         self.file, self.problem = file, problem
 
 
@@ -357,8 +357,9 @@ def parse_manifest(path: Path, text: str) -> dict:
     try:
         manifest = json.loads(text)
     except json.JSONDecodeError as error:
-        problem = f"the lake's manifest is not JSON ({error.msg})"
-        raise LakeError(path, problem, f":{error.lineno}:{error.colno}") from None
+        where = f"line {error.lineno}, column {error.colno}"
+        problem = f"the lake's manifest is not JSON ({error.msg} at {where})"
+        raise LakeError(path, problem) from None
     if not isinstance(manifest, dict):
         kind = type(manifest).__name__
         raise LakeError(path, f"the lake's manifest is a JSON {kind}, not an object")

@@ -13,7 +13,9 @@ import multiprocessing
 import os
 import random
 import signal
-from collections.abc import Iterable, Sequence
+import threading
+from collections.abc import Iterable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from functools import cached_property
@@ -234,8 +236,26 @@ def store_games(lake: Lake, games: Sequence[PlayedGame]) -> Stored:
 
 def _commit_all(lake: Lake, results: Iterable[tuple[str, int]], bar: tqdm, stored: Stored) -> None:
     for staging, played in results:
-        batch = lake.commit(Path(staging), "simulated") if staging else None
-        added = batch.games if batch else 0
-        stored.added += added
-        stored.duplicates += played - added
+        with _interrupt_deferred():  # a batch committed is a batch counted
+            batch = lake.commit(Path(staging), "simulated") if staging else None
+            added = batch.games if batch else 0
+            stored.added += added
+            stored.duplicates += played - added
         bar.update(played)
+
+
+@contextmanager
+def _interrupt_deferred() -> Iterator[None]:
+    """Hold a Ctrl-C that comes during the block until the block is done, then raise it
+    (only the main thread receives signals; elsewhere the block just runs)."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    interrupted: list[object] = []
+    previous = signal.signal(signal.SIGINT, lambda *caught: interrupted.append(caught))
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+    if interrupted:
+        raise KeyboardInterrupt

@@ -16,7 +16,7 @@ import pytest
 
 from data.lake import STAGING, Lake
 from data.lake_check import check_lake
-from data.simulate import Plan, play_game, store_games
+from data.simulate import Plan, play_game, simulate, store_games
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -119,4 +119,22 @@ def test_a_dead_writers_staging_is_swept_and_a_live_ones_kept(tmp_path):
         live.kill()
         live.wait()
     store_games(lake, [play_game(Plan(1, seed=97), 0)])
+    assert list((lake.root / STAGING).iterdir()) == []
+
+
+def test_ctrl_c_as_a_batch_is_committed_still_counts_it(tmp_path, monkeypatch):
+    """The interrupt lands just as the commit returns (as it may from a terminal): the batch
+    is in the lake, and the message counts it."""
+    commit = Lake.commit
+
+    def commit_then_ctrl_c(lake: Lake, staging: Path, source: str):
+        batch = commit(lake, staging, source)
+        os.kill(os.getpid(), signal.SIGINT)
+        return batch
+
+    monkeypatch.setattr(Lake, "commit", commit_then_ctrl_c)
+    lake = Lake(tmp_path)
+    with pytest.raises(KeyboardInterrupt, match="kept the 6 games"):
+        simulate(lake, Plan(12, seed=1, batch_size=6), progress=False)
+    assert [b.games for b in lake.batches()] == [6]
     assert list((lake.root / STAGING).iterdir()) == []
