@@ -21,6 +21,7 @@ from data.reader import QueryError, connect
 from data.reviews import load_review, save_review
 from engine.rules import RulesError, rule_set
 from engine.state import Game
+from engine.tokens import parse_int
 
 
 @dataclass(frozen=True)
@@ -38,11 +39,7 @@ class OpenedGame:
 
 def parse_game_id(text: object) -> int | None:
     """A game id from URL or input text (None for anything that is not one)."""
-    try:
-        value = int(str(text).strip())
-    except (TypeError, ValueError):
-        return None
-    return value if value >= 0 else None
+    return parse_int(str(text).strip(), 0, 2**63 - 1)
 
 
 def open_game(game_id: int) -> OpenedGame | None:

@@ -15,7 +15,7 @@ if __package__ in (None, ""):  # run as a script by `streamlit run`: make the pr
 
 from dashboard.filters import sidebar_filters
 from dashboard.lake_data import QueryError
-from data.lake import LakeVersionError
+from data.lake import LakeError
 
 st.set_page_config(page_title="Kingdoms Analytics", page_icon=":material/castle:", layout="wide")
 
@@ -32,7 +32,7 @@ navigation = st.navigation(
 )
 try:
     st.session_state["filters"] = sidebar_filters()
-except (QueryError, LakeVersionError) as error:
+except (QueryError, LakeError) as error:  # a damaged lake: one message, on every page
     st.error(f"The lake cannot be read: {error}")
     st.stop()
 navigation.run()

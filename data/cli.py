@@ -12,10 +12,22 @@ import argparse
 import os
 import sys
 from types import ModuleType
+from typing import NoReturn
 
-from data.commands import bench, dashboard, export, import_, query, simulate, tournament
-from engine.cli_support import EXIT_FAILURE, BadInput, fail_bad_input
+from data.commands import (
+    bench,
+    dashboard,
+    export,
+    import_,
+    lake,
+    query,
+    simulate,
+    tournament,
+)
+from engine.cli_support import EXIT_BAD_INPUT, EXIT_FAILURE, BadInput, fail_bad_input
 from engine.commands import replay, review, score
+
+EXIT_INTERRUPTED = 130  # 128 + SIGINT, as shells report a command stopped by Ctrl-C
 
 COMMANDS: tuple[ModuleType, ...] = (
     score,
@@ -27,14 +39,22 @@ COMMANDS: tuple[ModuleType, ...] = (
     import_,
     export,
     query,
+    lake,
     dashboard,
 )
+
+
+class _Parser(argparse.ArgumentParser):
+    """Bad arguments in one line on stderr and exit 2, like every other bad input."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(EXIT_BAD_INPUT, f"{self.prog}: {message} (see --help)\n")
 
 
 def build_parser(command_name: str | None = None) -> argparse.ArgumentParser:
     """Every subcommand with its help; their options too, or only `command_name`'s if named
     (a command's options may need its modules: the simulator's batch size, say)."""
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
         prog="kingdoms",
         description="Kingdoms Analytics: rules engine, agents, game lake and dashboard.",
     )
@@ -59,9 +79,10 @@ def main(argv: list[str] | None = None) -> int:
         return status
     except BadInput as error:
         return fail_bad_input(str(error))
-    except KeyboardInterrupt:
-        print("kingdoms: interrupted", file=sys.stderr)
-        return EXIT_FAILURE
+    except KeyboardInterrupt as stop:  # Ctrl-C: one line, no traceback
+        said = f" ({stop})" if str(stop) else ""
+        print(f"kingdoms: interrupted{said}", file=sys.stderr)
+        return EXIT_INTERRUPTED
     except BrokenPipeError:
         # The reader went away (`kingdoms … | head`): stop quietly, as Unix tools do.
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())

@@ -3,7 +3,6 @@ enter, and any stored game can be written back out as a record."""
 
 from __future__ import annotations
 
-import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -12,7 +11,7 @@ from pathlib import Path
 import duckdb
 
 from data.lake import Lake
-from data.reader import execute, existing_ids
+from data.reader import execute
 from data.rows import PlayedGame, build_tables
 from engine.record import RecordError, read_record_file, record_from_state, write_record
 from engine.rules import rule_set
@@ -60,17 +59,14 @@ def import_records(lake: Lake, paths: Sequence[str | Path]) -> ImportReport:
             report.errors.append(f"{path}:1:1: {error.strerror}")
             continue
         games.setdefault(game.game_id, game)
-    known = existing_ids(lake)
+    known = lake.stored_ids()  # not staged; the commit checks again, under the writer's lock
     fresh = [g for gid, g in games.items() if gid not in known]
-    report.duplicates = len(paths) - len(report.errors) - len(fresh)
     if fresh:
-        run = uuid.uuid4().hex
-        try:
+        with lake.staging_run() as run:
             staging = lake.stage_tables(build_tables(fresh, datetime.now(UTC)), run)
-            lake.commit(staging, SOURCE, len(fresh))
-        finally:
-            lake.end_run(run)
-        report.added = len(fresh)
+            batch = lake.commit(staging, SOURCE)
+        report.added = batch.games if batch else 0
+    report.duplicates = len(paths) - len(report.errors) - report.added
     return report
 
 

@@ -3,8 +3,9 @@
 A lake is a folder: `<table>/source=<source>/batch_id=<n>/part-0.parquet` for every table, and
 `lake.json`, the manifest that names the schema version and every committed batch. A batch is
 written to `_tmp/<run>/`, renamed into place, then listed in the manifest (replaced
-atomically), so a reader, which only opens listed files, never sees half a batch. A writer
-removes its staging area when it stops; a killed one leaves only unlisted files behind.
+atomically), so a reader, which only opens listed files, never sees half a batch. The check
+that a game is new runs under the writer's lock, so concurrent writers store each game once.
+A writer removes its staging area when it stops; a killed one's is swept by the next commit.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ import json
 import os
 import shutil
 import tempfile
+import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -21,18 +23,32 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 import pyarrow as pa
+import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
 from data.aggregates import aggregate_tables, all_tables
-from data.schema import SCHEMA_VERSION
+from data.schema import SCHEMA_VERSION, SOURCES, TABLES
 from engine.cli_support import BadInput
 
 DEFAULT_LAKE = Path("data/lake")
 MANIFEST = "lake.json"
 PART = "part-0.parquet"
+STAGING = "_tmp"
+OWNER = ".owner"  # in a staging area: held locked by its writer while the writer lives
+PARQUET_MAGIC = b"PAR1"  # a Parquet file starts and ends with it
+CHECK_HINT = "`kingdoms lake check` lists every damaged file"
 
 
-class LakeVersionError(BadInput):
+class LakeError(BadInput):
+    """A lake that cannot be used: missing, not a folder, or a damaged manifest or file; the
+    message names the file."""
+
+    def __init__(self, file: Path, problem: str) -> None:
+        super().__init__(f"{file}: {problem}")
+        self.file, self.problem = file, problem
+
+
+class LakeVersionError(LakeError):
     """A lake written with a schema this code cannot read."""
 
 
@@ -100,32 +116,83 @@ class Lake:
 
     def __init__(self, root: str | os.PathLike[str]) -> None:
         self.root = Path(root).resolve()
+        self._ids: set[int] = set()
+        self._read_batches: set[tuple[str, int]] = set()
 
     # ---------------------------------------------------------------- reading
 
     def manifest(self) -> dict:
-        """The manifest (an empty lake's when there is none); refuses other schema versions."""
+        """The manifest (an empty lake's when there is none), checked entry by entry: a damaged
+        one or one of another schema version is refused with a LakeError naming it."""
         path = self.root / MANIFEST
         if not path.exists():
             return {"schema_version": SCHEMA_VERSION, "next_batch": 1, "batches": []}
-        manifest = json.loads(path.read_text())
-        version = manifest.get("schema_version")
-        if version != SCHEMA_VERSION:
-            raise LakeVersionError(
-                f"{path}: lake schema version {version}, this engine reads version "
-                f"{SCHEMA_VERSION}; rebuild the lake or use a matching engine"
-            )
-        return manifest
+        try:
+            text = path.read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as error:
+            reason = getattr(error, "strerror", None) or "not UTF-8 text"
+            raise LakeError(path, f"the lake's manifest cannot be read ({reason})") from None
+        return parse_manifest(path, text)
 
     def batches(self) -> list[Batch]:
         return [Batch(**entry) for entry in self.manifest()["batches"]]
 
     def files(self, table: str) -> list[Path]:
         """The committed Parquet files of one table, in batch order."""
-        return [self.batch_dir(table, b.source, b.batch_id) / PART for b in self.batches()]
+        return [self.part(table, b) for b in self.batches()]
+
+    def table_files(self) -> dict[str, list[Path]]:
+        """The committed files of every table, each seen to exist and end as a Parquet file
+        does (a cheap look at its last bytes); the first damaged one is a LakeError."""
+        batches = self.batches()
+        files = {table: [self.part(table, b) for b in batches] for table in all_tables()}
+        for paths in files.values():
+            for path in paths:
+                problem = tail_problem(path)
+                if problem:
+                    raise LakeError(path, f"{problem}; {CHECK_HINT}")
+        return files
+
+    def part(self, table: str, batch: Batch) -> Path:
+        """The file holding one table's rows of a batch."""
+        return self.batch_dir(table, batch.source, batch.batch_id) / PART
 
     def batch_dir(self, table: str, source: str, batch_id: int) -> Path:
         return self.root / table / f"source={source}" / f"batch_id={batch_id}"
+
+    def require_existing(self) -> None:
+        """Refuse a lake that is not there: a reader shows what is stored, never creates."""
+        if not self.root.exists():
+            raise LakeError(self.root, "no lake there (the folder does not exist)")
+        if not self.root.is_dir():
+            raise LakeError(self.root, "not a lake (it is a file, not a folder)")
+
+    def require_writable(self) -> None:
+        """Create the lake's folder if need be, or refuse, before any work is done for it."""
+        if self.root.exists() and not self.root.is_dir():
+            raise LakeError(self.root, "cannot hold a lake (it is a file, not a folder)")
+        try:
+            self.root.mkdir(parents=True, exist_ok=True)
+            with open(self.root / ".lock", "a"):
+                pass
+        except OSError as error:
+            raise LakeError(self.root, f"cannot write a lake there ({error.strerror})") from None
+        self.manifest()  # a damaged lake is refused before any game is played for it
+
+    def stored_ids(self) -> frozenset[int]:
+        """The ids of every game in the lake's committed batches."""
+        return frozenset(self._stored_ids(self.batches()))
+
+    def _stored_ids(self, batches: list[Batch]) -> set[int]:
+        """The stored ids, reading only the games files of batches not read before."""
+        listed = {(b.source, b.batch_id) for b in batches}
+        if not self._read_batches <= listed:  # the lake was replaced under us: read it again
+            self._read_batches, self._ids = set(), set()
+        for batch in batches:
+            if (batch.source, batch.batch_id) not in self._read_batches:
+                self._ids.update(_game_ids(self.part("games", batch)))
+                self._read_batches.add((batch.source, batch.batch_id))
+        return self._ids
 
     # ---------------------------------------------------------------- writing
 
@@ -142,44 +209,203 @@ class Lake:
 
     def staging_area(self, run: str) -> Path:
         """Where one writer stages its batches (inside the lake: renames stay atomic)."""
-        return self.root / "_tmp" / run
+        return self.root / STAGING / run
+
+    @contextmanager
+    def staging_run(self) -> Iterator[str]:
+        """A writer's run: its own staging area, owned (its `.owner` file held locked) while
+        the run lasts and removed after it. The processes the writer forks share the lock."""
+        run = uuid.uuid4().hex
+        area = self.staging_area(run)
+        with self.locked():  # sweeping runs under this lock too: it never sees a half-made area
+            area.mkdir(parents=True)
+            owner = open(area / OWNER, "w")  # noqa: SIM115 - held for the whole run
+            fcntl.flock(owner, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        try:
+            yield run
+        finally:
+            shutil.rmtree(area, ignore_errors=True)
+            owner.close()
 
     def stage_tables(self, tables: dict[str, pa.Table], run: str) -> Path:
         """Write one batch's tables and their aggregates into a staging folder; return it."""
-        area = self.staging_area(run)
-        area.mkdir(parents=True, exist_ok=True)
-        staging = Path(tempfile.mkdtemp(dir=area))
-        tables = {**tables, **aggregate_tables(tables)}
-        for name in all_tables():
-            write_table(tables[name], staging / f"{name}.parquet")
+        staging = Path(tempfile.mkdtemp(dir=self.staging_area(run)))
+        _write_batch(tables, staging)
         return staging
 
-    def commit(self, staging: Path, source: str, games: int) -> Batch:
-        """Move a staged batch into place and list it in the manifest."""
+    def commit(self, staging: Path, source: str) -> Batch | None:
+        """Move a staged batch into place and list it in the manifest, without the games the
+        lake already holds: they are looked up under the writer's lock, against the manifest
+        as it is now. None when every game was there already."""
         with self.locked():
+            self._sweep_staging()
             manifest = self.manifest()
-            batch_id = manifest["next_batch"]
-            for name in all_tables():
-                target = self.batch_dir(name, source, batch_id)
-                if target.exists():
-                    shutil.rmtree(target)
-                target.mkdir(parents=True)
-                os.replace(staging / f"{name}.parquet", target / PART)
-            batch = Batch(batch_id, source, games, datetime.now(UTC).isoformat(timespec="seconds"))
-            manifest["next_batch"] = batch_id + 1
-            manifest["batches"].append(batch.__dict__)
-            self._write_manifest(manifest)
+            stored = self._stored_ids([Batch(**entry) for entry in manifest["batches"]])
+            games = _drop_stored(staging, stored)
+            batch = self._move_into_place(staging, source, games, manifest) if games else None
         shutil.rmtree(staging, ignore_errors=True)
         return batch
 
-    def end_run(self, run: str) -> None:
-        """Remove whatever a writer left staged (batches it did not commit)."""
-        shutil.rmtree(self.staging_area(run), ignore_errors=True)
+    def _move_into_place(self, staging: Path, source: str, games: int, manifest: dict) -> Batch:
+        batch_id = manifest["next_batch"]
+        for name in all_tables():
+            target = self.batch_dir(name, source, batch_id)
+            if target.exists():  # left by a commit interrupted before it was listed
+                shutil.rmtree(target)
+            target.mkdir(parents=True)
+            os.replace(staging / f"{name}.parquet", target / PART)
+        batch = Batch(batch_id, source, games, datetime.now(UTC).isoformat(timespec="seconds"))
+        manifest["next_batch"] = batch_id + 1
+        manifest["batches"].append(batch.__dict__)
+        self._write_manifest(manifest)
+        return batch
+
+    def _sweep_staging(self) -> None:
+        """Remove the staging areas of writers that are gone (killed before cleaning up)."""
+        staging = self.root / STAGING
+        if not staging.is_dir():
+            return
+        for area in staging.iterdir():
+            if not area.is_dir():
+                area.unlink(missing_ok=True)
+            elif not _owned(area):
+                shutil.rmtree(area, ignore_errors=True)
 
     def _write_manifest(self, manifest: dict) -> None:
         handle, name = tempfile.mkstemp(dir=self.root, prefix=".lake-", suffix=".json")
-        with os.fdopen(handle, "w") as out:
-            json.dump(manifest, out, indent=1)
-            out.flush()
-            os.fsync(out.fileno())
-        os.replace(name, self.root / MANIFEST)
+        try:
+            with os.fdopen(handle, "w") as out:
+                json.dump(manifest, out, indent=1)
+                out.flush()
+                os.fsync(out.fileno())
+            os.replace(name, self.root / MANIFEST)
+        finally:
+            if os.path.exists(name):
+                os.unlink(name)
+
+
+def _write_batch(tables: dict[str, pa.Table], folder: Path) -> None:
+    """Write a batch's stored tables and the aggregates worked out from them."""
+    tables = {**tables, **aggregate_tables(tables)}
+    for name in all_tables():
+        write_table(tables[name], folder / f"{name}.parquet")
+
+
+def _drop_stored(staging: Path, stored: set[int]) -> int:
+    """Rewrite a staged batch without the games already stored; return how many remain.
+    Only a writer racing another on the same games pays for the rewrite."""
+    ids = _game_ids(staging / "games.parquet")
+    fresh = [game_id for game_id in ids if game_id not in stored]
+    if len(fresh) in (0, len(ids)):
+        return len(fresh)
+    keep = pa.array(fresh, pa.int64())
+    tables = {}
+    for name in TABLES:
+        table = pq.read_table(staging / f"{name}.parquet")
+        tables[name] = table.filter(pc.is_in(table["game_id"], value_set=keep))
+    _write_batch(tables, staging)
+    return len(fresh)
+
+
+def _game_ids(path: Path) -> list[int]:
+    try:
+        return pq.read_table(path, columns=["game_id"]).column("game_id").to_pylist()
+    except (OSError, pa.ArrowException) as error:
+        raise LakeError(path, f"cannot be read ({error}); {CHECK_HINT}") from None
+
+
+def _owned(area: Path) -> bool:
+    """Whether a staging area's writer still runs (it, or a process it forked, holds the lock)."""
+    try:
+        with open(area / OWNER) as owner:
+            fcntl.flock(owner, fcntl.LOCK_SH | fcntl.LOCK_NB)
+    except BlockingIOError:
+        return True
+    except OSError:  # no owner file: left by a writer that died making it, or by an old one
+        return False
+    return False
+
+
+def tail_problem(path: Path) -> str | None:
+    """What is wrong with a Parquet file from its size and last bytes, or None: missing,
+    empty, or truncated (a Parquet file ends with its footer's length and the magic)."""
+    try:
+        with open(path, "rb") as handle:
+            size = os.fstat(handle.fileno()).st_size
+            if size == 0:
+                return "empty file"
+            if size < 2 * len(PARQUET_MAGIC) + 4:
+                return f"truncated ({size} bytes, no Parquet footer)"
+            handle.seek(size - 4 - len(PARQUET_MAGIC))
+            tail = handle.read()
+    except FileNotFoundError:
+        return "missing"
+    except IsADirectoryError:
+        return "a folder, not a Parquet file"
+    except OSError as error:
+        return f"cannot be read ({error.strerror})"
+    footer = int.from_bytes(tail[:4], "little")
+    if tail[4:] != PARQUET_MAGIC or footer > size - 2 * len(PARQUET_MAGIC) - 4:
+        return f"truncated or not Parquet ({size:,} bytes, no Parquet footer at its end)"
+    return None
+
+
+def parse_manifest(path: Path, text: str) -> dict:
+    """The manifest in `text`, every field checked; a LakeError says what is wrong in `path`."""
+    if not text.strip():
+        raise LakeError(path, "the lake's manifest is empty")
+    try:
+        manifest = json.loads(text)
+    except json.JSONDecodeError as error:
+        where = f"line {error.lineno}, column {error.colno}"
+        problem = f"the lake's manifest is not JSON ({error.msg} at {where})"
+        raise LakeError(path, problem) from None
+    if not isinstance(manifest, dict):
+        kind = type(manifest).__name__
+        raise LakeError(path, f"the lake's manifest is a JSON {kind}, not an object")
+    version = manifest.get("schema_version")
+    if not _whole(version):
+        raise LakeError(path, f"schema_version {json.dumps(version)} is not a whole number")
+    if version != SCHEMA_VERSION:
+        raise LakeVersionError(
+            path,
+            f"lake schema version {version}, this engine reads version "
+            f"{SCHEMA_VERSION}; rebuild the lake or use a matching engine",
+        )
+    batches = manifest.get("batches")
+    if not isinstance(batches, list):
+        raise LakeError(path, f"'batches' is {json.dumps(batches)}, not a list")
+    for index, entry in enumerate(batches):
+        _check_batch(path, index, entry)
+    ids = [entry["batch_id"] for entry in batches]
+    if len(set(ids)) != len(ids):
+        raise LakeError(path, "a batch_id is listed twice")
+    next_batch = manifest.get("next_batch")
+    if not _whole(next_batch) or next_batch <= max(ids, default=0):
+        raise LakeError(
+            path,
+            f"next_batch {json.dumps(next_batch)} is not a whole number above every batch_id",
+        )
+    return manifest
+
+
+_BATCH_FIELDS = ("batch_id", "source", "games", "created")
+
+
+def _check_batch(path: Path, index: int, entry: object) -> None:
+    where = f"batches[{index}]"
+    if not isinstance(entry, dict) or sorted(entry) != sorted(_BATCH_FIELDS):
+        raise LakeError(path, f"{where} is not an object of {', '.join(_BATCH_FIELDS)}")
+    if not _whole(entry["batch_id"]) or entry["batch_id"] < 1:
+        raise LakeError(path, f"{where}: batch_id {json.dumps(entry['batch_id'])} is not 1 or more")
+    if entry["source"] not in SOURCES:
+        sources = " or ".join(SOURCES)
+        raise LakeError(path, f"{where}: source {json.dumps(entry['source'])} is not {sources}")
+    if not _whole(entry["games"]) or entry["games"] < 0:
+        raise LakeError(path, f"{where}: games {json.dumps(entry['games'])} is not a count")
+    if not isinstance(entry["created"], str):
+        raise LakeError(path, f"{where}: created {json.dumps(entry['created'])} is not a date")
+
+
+def _whole(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)

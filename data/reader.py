@@ -17,7 +17,6 @@ from pathlib import Path
 
 import duckdb
 import polars as pl
-import pyarrow as pa
 
 from data.aggregates import aggregate_schemas, all_tables
 from data.lake import Lake
@@ -68,7 +67,7 @@ def connect(lake: Lake, threads: int | None = None) -> duckdb.DuckDBPyConnection
     con.execute("SET GLOBAL parquet_metadata_cache = true")  # warm queries skip the footers
     if threads:
         con.execute(f"SET threads = {int(threads)}")
-    files = {table: lake.files(table) for table in all_tables()}
+    files = lake.table_files()  # refuses a damaged manifest or a missing, truncated file
     schemas = {**TABLE_SCHEMAS, **aggregate_schemas()}
     for table in all_tables():
         if not files[table]:
@@ -165,18 +164,3 @@ def check_read_only(con: duckdb.DuckDBPyConnection, sql: str) -> None:
     if kind not in _ALLOWED:
         name = str(kind).rsplit(".", 1)[-1]
         raise QueryError(f"only SELECT queries are allowed here, not {name}")
-
-
-def existing_ids(lake: Lake) -> frozenset[int]:
-    """The ids of every game already in the lake."""
-    files = lake.files("games")
-    if not files:
-        return frozenset()
-    import pyarrow.parquet as pq  # noqa: PLC0415
-
-    ids = (
-        pq.read_table(files, columns=["game_id"])
-        if len(files) == 1
-        else pa.concat_tables([pq.read_table(f, columns=["game_id"]) for f in files])
-    )
-    return frozenset(ids.column("game_id").to_pylist())

@@ -12,8 +12,10 @@ import gc
 import multiprocessing
 import os
 import random
-import uuid
-from collections.abc import Sequence
+import signal
+import threading
+from collections.abc import Iterable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from functools import cached_property
@@ -29,9 +31,12 @@ from engine.cli_support import BadInput
 from engine.playout import random_playout
 from engine.rules import RuleSet
 from engine.state import Game
+from engine.tokens import parse_int
 
 RANDOM = "random"
 DEFAULT_BATCH = 8000
+SEED_STRIDE = 1_000_003  # game i of a run on seed s plays on seed s × SEED_STRIDE + i
+MAX_SEED = 10**12  # so that a game's seed fits the lake's 64-bit `seed` column
 
 
 @dataclass(frozen=True)
@@ -65,7 +70,7 @@ class Plan:
 def play_game(plan: Plan, index: int) -> PlayedGame:
     """Play game `index` of the plan."""
     players, agents, all_random = plan.seating(index)
-    seed = plan.seed * 1_000_003 + index
+    seed = plan.seed * SEED_STRIDE + index
     if all_random:
         state = Game(players, plan.rules).new_initial_state()
         random_playout(state, random.Random(seed), record=True)
@@ -84,50 +89,74 @@ def check_agents(agents: Sequence[str]) -> None:
             raise BadInput(f"--agents: {error}") from None
 
 
+@dataclass
+class Stored:
+    """What a write did: games added to the lake, and games left out as already in it."""
+
+    added: int = 0
+    duplicates: int = 0
+
+
 _EXISTING: frozenset[int] = frozenset()
 
 
-def _init_worker(existing: frozenset[int]) -> None:
+def _init_worker(existing: frozenset[int], parent: int | None = None) -> None:
+    """Set up a process that plays batches. A forked one ignores Ctrl-C (the terminal sends it
+    to the whole group; the parent alone stops the run) and dies with its parent."""
     global _EXISTING
     _EXISTING = existing
+    if parent is not None:
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+        _die_with_parent(parent)
 
 
-def play_batch(lake_root: str, run: str, plan: Plan, start: int, stop: int) -> tuple[str, int, int]:
-    """Play games [start, stop), stage them as one batch; return (staging, games, skipped).
-    The collector is paused meanwhile: every game is kept until the batch is written, so
-    collecting would only walk them again and again (about 1.5% of the time)."""
+def _die_with_parent(parent: int) -> None:
+    """Have the system end this process when its parent dies (Linux's PR_SET_PDEATHSIG), so an
+    orphan never writes to the pipe of a parent that is gone."""
+    try:
+        ctypes.CDLL("libc.so.6").prctl(_PR_SET_PDEATHSIG, signal.SIGTERM)
+    except (OSError, AttributeError):
+        return
+    if os.getppid() != parent:  # the parent died before the request was made
+        os._exit(1)
+
+
+_PR_SET_PDEATHSIG = 1  # prctl option, from linux/prctl.h
+
+
+def play_batch(lake_root: str, run: str, plan: Plan, start: int, stop: int) -> tuple[str, int]:
+    """Play games [start, stop), stage the ones not known to be stored as one batch; return
+    the staging folder ("" for none) and how many games were played. The collector is paused
+    meanwhile: every game is kept until the batch is written, so collecting would only walk
+    them again and again (about 1.5% of the time)."""
     paused = gc.isenabled()
     gc.disable()
     try:
-        staging, fresh = _stage_games(lake_root, run, plan, start, stop)
+        staging = _stage_games(lake_root, run, plan, start, stop)
     finally:  # the games are gone by now: the collector has nothing of theirs to walk
         if paused:
             gc.enable()
-    return staging, fresh, stop - start
+    return staging, stop - start
 
 
-def _stage_games(lake_root: str, run: str, plan: Plan, start: int, stop: int) -> tuple[str, int]:
-    """Play games [start, stop) and stage the new ones: the staging folder ("" for none) and
-    how many were new."""
+def _stage_games(lake_root: str, run: str, plan: Plan, start: int, stop: int) -> str:
     games = [play_game(plan, i) for i in range(start, stop)]
     fresh = [g for g in games if g.game_id not in _EXISTING]
     if not fresh:
-        return "", 0
-    staging = Lake(lake_root).stage_tables(build_tables(fresh, datetime.now(UTC)), run)
-    return str(staging), len(fresh)
+        return ""
+    return str(Lake(lake_root).stage_tables(build_tables(fresh, datetime.now(UTC)), run))
 
 
-def _star(args: tuple) -> tuple[str, int, int]:
+def _star(args: tuple) -> tuple[str, int]:
     return play_batch(*args)
 
 
 def workers_count(text: str | int) -> int:
     if text == "auto":
         return os.cpu_count() or 1
-    try:
-        count = int(text)
-    except ValueError:
-        raise BadInput(f"--workers: '{text}' is not a number or 'auto'") from None
+    count = parse_int(str(text), 0, 1024)
+    if count is None:
+        raise BadInput(f"--workers: '{text}' is not a number of workers or 'auto'")
     if count < 1:
         raise BadInput(f"--workers: must be at least 1, not {count}")
     return count
@@ -150,61 +179,83 @@ def keep_freed_memory() -> None:
 _M_TRIM_THRESHOLD, _M_MMAP_THRESHOLD = -1, -3  # mallopt parameters, from glibc's malloc.h
 
 
-def simulate(lake: Lake, plan: Plan, workers: int = 1, progress: bool = True) -> int:
-    """Play the plan into the lake; returns the number of games added."""
-    from data.reader import existing_ids
+def check_seed(seed: int) -> None:
+    """Refuse a seed whose games' seeds (seed × SEED_STRIDE + index) would not fit the lake."""
+    if not -MAX_SEED <= seed <= MAX_SEED:
+        raise BadInput(f"--seed: {seed} is out of range (at most {MAX_SEED:,} either way)")
 
+
+def simulate(lake: Lake, plan: Plan, workers: int = 1, progress: bool = True) -> Stored:
+    """Play the plan into the lake. Ctrl-C stops it keeping every finished batch: it ends in a
+    KeyboardInterrupt that says how many games those added."""
     check_agents(plan.agents)
+    check_seed(plan.seed)
     keep_freed_memory()
-    existing = existing_ids(lake)
+    existing = lake.stored_ids()  # not staged again; each commit checks under the lock
     size = plan.batch_size
     if workers > 1:  # keep every worker busy and the progress bar moving
         size = max(1, min(size, -(-plan.games // (workers * 4))))
-    run = uuid.uuid4().hex
-    jobs = [
-        (str(lake.root), run, plan, start, min(start + size, plan.games))
-        for start in range(0, plan.games, size)
-    ]
-    added = 0
+    stored = Stored()
     bar = tqdm(total=plan.games, unit="game", disable=not progress, smoothing=0.1)
-    staged: list[str] = []
     try:
-        if workers == 1:
-            _init_worker(existing)
-            results = map(_star, jobs)
-            added = _commit_all(lake, results, bar, staged)
-        else:
-            context = multiprocessing.get_context("fork")
-            with context.Pool(workers, initializer=_init_worker, initargs=(existing,)) as pool:
-                added = _commit_all(lake, pool.imap_unordered(_star, jobs), bar, staged)
+        with lake.staging_run() as run:
+            jobs = [
+                (str(lake.root), run, plan, start, min(start + size, plan.games))
+                for start in range(0, plan.games, size)
+            ]
+            if workers == 1:
+                _init_worker(existing)
+                _commit_all(lake, map(_star, jobs), bar, stored)
+            else:
+                context = multiprocessing.get_context("fork")
+                initargs = (existing, os.getpid())
+                with context.Pool(workers, initializer=_init_worker, initargs=initargs) as pool:
+                    _commit_all(lake, pool.imap_unordered(_star, jobs), bar, stored)
+    except KeyboardInterrupt:
+        raise KeyboardInterrupt(
+            f"kept the {stored.added:,} games of the batches finished in {lake.root}"
+        ) from None
     finally:
         bar.close()
-        lake.end_run(run)
-    return added
+    return stored
 
 
-def store_games(lake: Lake, games: Sequence[PlayedGame]) -> int:
+def store_games(lake: Lake, games: Sequence[PlayedGame]) -> Stored:
     """Add already played games to the lake as one simulated batch (those not already in it)."""
-    from data.reader import existing_ids
-
-    existing = existing_ids(lake)
-    fresh = [g for g in games if g.game_id not in existing]
-    if not fresh:
-        return 0
-    run = uuid.uuid4().hex
-    try:
-        staging = lake.stage_tables(build_tables(fresh, datetime.now(UTC)), run)
-        lake.commit(staging, "simulated", len(fresh))
-    finally:
-        lake.end_run(run)
-    return len(fresh)
+    unique = list({g.game_id: g for g in games}.values())
+    fresh = [g for g in unique if g.game_id not in lake.stored_ids()]
+    stored = Stored(duplicates=len(games) - len(fresh))
+    if fresh:
+        with lake.staging_run() as run:
+            staging = lake.stage_tables(build_tables(fresh, datetime.now(UTC)), run)
+            batch = lake.commit(staging, "simulated")
+        stored.added = batch.games if batch else 0
+        stored.duplicates += len(fresh) - stored.added
+    return stored
 
 
-def _commit_all(lake: Lake, results, bar: tqdm, staged: list[str]) -> int:
-    added = 0
-    for staging, games, played in results:
-        if staging:
-            lake.commit(Path(staging), "simulated", games)
-            added += games
+def _commit_all(lake: Lake, results: Iterable[tuple[str, int]], bar: tqdm, stored: Stored) -> None:
+    for staging, played in results:
+        with _interrupt_deferred():  # a batch committed is a batch counted
+            batch = lake.commit(Path(staging), "simulated") if staging else None
+            added = batch.games if batch else 0
+            stored.added += added
+            stored.duplicates += played - added
         bar.update(played)
-    return added
+
+
+@contextmanager
+def _interrupt_deferred() -> Iterator[None]:
+    """Hold a Ctrl-C that comes during the block until the block is done, then raise it
+    (only the main thread receives signals; elsewhere the block just runs)."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    interrupted: list[object] = []
+    previous = signal.signal(signal.SIGINT, lambda *caught: interrupted.append(caught))
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+    if interrupted:
+        raise KeyboardInterrupt

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from data.commands.lake_options import add_lake_argument, open_lake
+from data.commands.lake_options import add_lake_argument, open_lake_for_writing
 from engine.cli_support import EXIT_BAD_INPUT, EXIT_OK
 
 NAME = "import"
@@ -20,7 +20,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     from data.importer import import_records
 
-    report = import_records(open_lake(args), args.files)
+    report = import_records(open_lake_for_writing(args), args.files)
     for message in report.errors:
         print(message, file=sys.stderr)
     print(

@@ -1,5 +1,5 @@
-"""The `--lake PATH` option every data subcommand shares (the lake's modules, DuckDB and
-numba among them, are imported only when a command opens it)."""
+"""The `--lake PATH` option every data subcommand shares, and opening the lake it names (the
+lake's modules, DuckDB and numba among them, are imported only when a command opens it)."""
 
 from __future__ import annotations
 
@@ -17,6 +17,18 @@ def add_lake_argument(parser: argparse.ArgumentParser) -> None:
 
 
 def open_lake(args: argparse.Namespace) -> Lake:
+    """The lake a command reads: it must be there (reading never creates one)."""
     from data.lake import Lake, lake_path
 
-    return Lake(lake_path(args.lake))
+    lake = Lake(lake_path(args.lake))
+    lake.require_existing()
+    return lake
+
+
+def open_lake_for_writing(args: argparse.Namespace) -> Lake:
+    """The lake a command writes to: its folder is created if need be."""
+    from data.lake import Lake, lake_path
+
+    lake = Lake(lake_path(args.lake))
+    lake.require_writable()
+    return lake

@@ -5,27 +5,33 @@ from __future__ import annotations
 import argparse
 import sys
 
-from data.commands.lake_options import add_lake_argument, open_lake
-from engine.cli_support import EXIT_OK, BadInput
+from data.commands.lake_options import add_lake_argument, open_lake_for_writing
+from engine.cli_support import EXIT_OK, BadInput, whole_number
 from engine.rules import RulesError, check_players, rule_set
+from engine.tokens import parse_int
 
 NAME = "simulate"
 HELP = "Play games between agents and add them to the lake (deterministic per --seed)."
+MAX_GAMES = 10**9  # a run's batches are planned up front
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     from data.simulate import DEFAULT_BATCH
 
-    parser.add_argument("--games", type=int, default=1000, help="how many games (default 1000)")
+    parser.add_argument(
+        "--games", type=whole_number, default=1000, help="how many games (default 1000)"
+    )
     parser.add_argument("--players", default="2,3,4", help="player counts, cycled (default 2,3,4)")
     parser.add_argument("--agents", default="random", help="agents, rotated over the seats")
     parser.add_argument("--edition", default="kingdoms-2011")
     parser.add_argument("--variant", default="", help="comma-separated official variants")
-    parser.add_argument("--seed", type=int, default=0, help="the same seed gives the same games")
+    parser.add_argument(
+        "--seed", type=whole_number, default=0, help="the same seed gives the same games"
+    )
     parser.add_argument("--workers", default="auto", help="processes (default: all cores)")
     parser.add_argument(
         "--batch-size",
-        type=int,
+        type=whole_number,
         default=DEFAULT_BATCH,
         help=f"games per batch (default {DEFAULT_BATCH})",
     )
@@ -40,19 +46,20 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from data.default_lake import build_default_lake
-    from data.simulate import Plan, simulate, workers_count
+    from data.simulate import Plan, check_agents, check_seed, simulate, workers_count
 
-    lake = open_lake(args)
     workers = workers_count(args.workers)
-    if args.default_lake:
-        build_default_lake(lake, workers=workers)
-        return EXIT_OK
-    if args.games < 1:
-        raise BadInput(f"--games: must be at least 1, not {args.games}")
+    if not 1 <= args.games <= MAX_GAMES:
+        raise BadInput(f"--games: must be from 1 to {MAX_GAMES:,}, not {args.games}")
     if args.batch_size < 1:
         raise BadInput(f"--batch-size: must be at least 1, not {args.batch_size}")
+    check_seed(args.seed)
+    progress = sys.stderr.isatty()  # a progress bar on a terminal, not in a log
+    if args.default_lake:
+        build_default_lake(open_lake_for_writing(args), workers=workers, progress=progress)
+        return EXIT_OK
     try:
-        players = tuple(int(p) for p in args.players.split(","))
+        players = tuple(_player_count(p) for p in args.players.split(","))
         for count in players:
             check_players(count)
         rules = rule_set(args.edition, args.variant)
@@ -62,7 +69,19 @@ def run(args: argparse.Namespace) -> int:
     agents = tuple(a.strip() for a in args.agents.split(",") if a.strip())
     if not agents:
         raise BadInput("--agents: name at least one agent")
+    check_agents(agents)
+    lake = open_lake_for_writing(args)
     plan = Plan(args.games, players, agents, rules, args.seed, args.batch_size)
-    added = simulate(lake, plan, workers=workers)
-    print(f"added {added} games to {lake.root}", file=sys.stderr)
+    stored = simulate(lake, plan, workers=workers, progress=progress)
+    print(
+        f"added {stored.added:,} games to {lake.root}, {stored.duplicates:,} already in the lake",
+        file=sys.stderr,
+    )
     return EXIT_OK
+
+
+def _player_count(text: str) -> int:
+    count = parse_int(text.strip(), 0, 99)
+    if count is None:
+        raise ValueError(f"'{text}' is not a player count")
+    return count

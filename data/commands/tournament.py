@@ -27,13 +27,17 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    results = engine_tournament.play(args)
+    lake = None
     if args.lake is not None:
         from data.lake import Lake, lake_path
+
+        lake = Lake(lake_path(args.lake or None))
+        lake.require_writable()  # refused before the games are played, not after
+    results = engine_tournament.play(args)
+    if lake is not None:
         from data.simulate import store_games
 
         rules = rule_set(args.edition, args.variants)
-        lake = Lake(lake_path(args.lake or None))
         store_games(lake, [_played(result, rules) for result in results])
     return engine_tournament.report(args, results)
 

@@ -12,6 +12,8 @@ from engine.agents.random_agent import RandomAgent
 
 AGENT_NAMES = ("random", "greedy", "heuristic")
 _MCTS = re.compile(r"mcts-([1-9][0-9]*)")
+# The most iterations a move `mcts-N` may search: about ten seconds a move on one core.
+MAX_MCTS_ITERATIONS = 100_000
 
 
 class UnknownAgentError(ValueError):
@@ -28,7 +30,13 @@ def make_agent(name: str, seed: int | str) -> Agent:
         return HeuristicAgent(seed)
     budget = _MCTS.fullmatch(name)
     if budget:
-        return MctsAgent(int(budget.group(1)), seed)
+        iterations = int(budget.group(1))
+        if iterations > MAX_MCTS_ITERATIONS:
+            raise UnknownAgentError(
+                f"agent '{name}': at most {MAX_MCTS_ITERATIONS:,} iterations a move "
+                f"(mcts-{MAX_MCTS_ITERATIONS}, about ten seconds a move)"
+            )
+        return MctsAgent(iterations, seed)
     raise UnknownAgentError(
         f"unknown agent '{name}' (choose from {', '.join(AGENT_NAMES)}, mcts-N)"
     )

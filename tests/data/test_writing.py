@@ -73,7 +73,7 @@ def test_same_seed_same_games(tmp_path):
     simulate(second, Plan(40, seed=3, batch_size=7), workers=1, progress=False)
     query = "SELECT game_id, deals, plies FROM games ORDER BY game_id"
     assert execute(connect(first), query).equals(execute(connect(second), query))
-    assert simulate(first, Plan(40, seed=3), progress=False) == 0  # already there
+    assert simulate(first, Plan(40, seed=3), progress=False).added == 0  # already there
 
 
 def test_killed_simulation_keeps_whole_batches(tmp_path):

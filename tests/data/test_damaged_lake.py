@@ -1,0 +1,188 @@
+"""A damaged lake (a Parquet file truncated, emptied or deleted; the manifest broken) is named in
+one line by `query` (exit 2), listed by `lake check`, and shown as one message by the app."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from collections.abc import Callable
+from pathlib import Path
+
+import pyarrow.parquet as pq
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from data.aggregates import all_tables
+from data.cli import main
+from data.lake import MANIFEST, Lake
+from tests.dashboard.conftest import APP
+from tests.lakes import scratch_lake
+
+
+@pytest.fixture(scope="module")
+def healthy(tmp_path_factory: pytest.TempPathFactory) -> Lake:
+    return scratch_lake(tmp_path_factory.mktemp("healthy"))
+
+
+def _part(root: Path, table: str, source: str = "simulated") -> Path:
+    return next((root / table / f"source={source}").glob("batch_id=*/part-0.parquet"))
+
+
+def _truncate(table: str) -> Callable[[Path], Path]:
+    def damage(root: Path) -> Path:
+        path = _part(root, table)
+        path.write_bytes(path.read_bytes()[: path.stat().st_size // 2])
+        return path
+
+    return damage
+
+
+def _empty(table: str) -> Callable[[Path], Path]:
+    def damage(root: Path) -> Path:
+        path = _part(root, table)
+        path.write_bytes(b"")
+        return path
+
+    return damage
+
+
+def _delete(table: str) -> Callable[[Path], Path]:
+    def damage(root: Path) -> Path:
+        path = _part(root, table, "recorded")
+        path.unlink()
+        return path
+
+    return damage
+
+
+def _manifest(edit: Callable[[dict], object] | str) -> Callable[[Path], Path]:
+    """The manifest replaced by a text, or by an edited copy of itself."""
+
+    def damage(root: Path) -> Path:
+        path = root / MANIFEST
+        if isinstance(edit, str):
+            path.write_text(edit)
+        else:
+            manifest = json.loads(path.read_text())
+            path.write_text(json.dumps(edit(manifest)))
+        return path
+
+    return damage
+
+
+def _set(field: str, value: object, batch: int | None = None) -> Callable[[dict], dict]:
+    def edit(manifest: dict) -> dict:
+        (manifest if batch is None else manifest["batches"][batch])[field] = value
+        return manifest
+
+    return edit
+
+
+def _drop_field(field: str) -> Callable[[dict], dict]:
+    def edit(manifest: dict) -> dict:
+        del manifest["batches"][0][field]
+        return manifest
+
+    return edit
+
+
+DAMAGE = {
+    "moves truncated": (_truncate("moves"), "truncated"),
+    "games truncated": (_truncate("games"), "truncated"),
+    "seats emptied": (_empty("seats"), "empty"),
+    "aggregate emptied": (_empty("agg_cells"), "empty"),
+    "moves deleted": (_delete("moves"), "missing"),
+    "games deleted": (_delete("games"), "missing"),
+    "manifest emptied": (_manifest(""), "empty"),
+    "manifest garbage": (_manifest("{not json"), "not JSON"),
+    "manifest a list": (_manifest("[]"), "JSON list"),
+    "manifest cut short": (_manifest('{"schema_version": 6, "batches": ['), "not JSON"),
+    "version a string": (_manifest(_set("schema_version", "6")), "schema_version"),
+    "version unknown": (_manifest(_set("schema_version", 99)), "schema version 99"),
+    "batches not a list": (_manifest(_set("batches", {})), "not a list"),
+    "batch entry a number": (_manifest(_set("batches", [3])), "batches[0]"),
+    "batch entry short": (_manifest(_drop_field("created")), "batches[0]"),
+    "batch id a string": (_manifest(_set("batch_id", "1", batch=0)), "batch_id"),
+    "source outside": (_manifest(_set("source", "../..", batch=0)), "source"),
+    "games negative": (_manifest(_set("games", -1, batch=0)), "games"),
+    "batch listed twice": (_manifest(lambda m: {**m, "batches": m["batches"] * 2}), "twice"),
+    "next batch missing": (_manifest(_set("next_batch", None)), "next_batch"),
+}
+
+
+def _damaged(healthy: Lake, tmp_path: Path, case: str) -> tuple[Path, Path, str]:
+    """A copy of the healthy lake with one damage: its folder, the damaged file, a word the
+    message must hold."""
+    root = tmp_path / "lake"
+    shutil.copytree(healthy.root, root)
+    damage, word = DAMAGE[case]
+    return root, damage(root), word
+
+
+@pytest.mark.parametrize("case", DAMAGE)
+def test_query_names_the_damaged_file(healthy, tmp_path, capsys, case):
+    root, damaged, word = _damaged(healthy, tmp_path, case)
+    before = {path: path.read_bytes() for path in root.rglob("*") if path.is_file()}
+    assert main(["query", "SELECT count(*) FROM games", "--lake", str(root)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and str(damaged) in err and word in err, err
+    assert {path: path.read_bytes() for path in root.rglob("*") if path.is_file()} == before
+
+
+@pytest.mark.parametrize("case", DAMAGE)
+def test_lake_check_lists_the_damaged_file(healthy, tmp_path, capsys, case):
+    root, damaged, word = _damaged(healthy, tmp_path, case)
+    assert main(["lake", "check", "--json", "--lake", str(root)]) == 2
+    report = json.loads(capsys.readouterr().out)
+    assert not report["healthy"]
+    assert [d["file"] for d in report["damage"]] == [str(damaged)]
+    assert word in report["damage"][0]["problem"]
+
+
+def _halve_rows(root: Path) -> Path:
+    """A moves file rewritten with half its rows: whole Parquet, but games are missing moves."""
+    path = _part(root, "moves")
+    table = pq.read_table(path)
+    pq.write_table(table.slice(0, table.num_rows // 2), path)
+    return path
+
+
+def _swap_tables(root: Path) -> Path:
+    """The seats file where the moves file should be: whole Parquet, other columns."""
+    path = _part(root, "moves")
+    shutil.copy(_part(root, "seats"), path)
+    return path
+
+
+@pytest.mark.parametrize(
+    "damage, word", [(_halve_rows, "its games call for"), (_swap_tables, "columns")]
+)
+def test_lake_check_reads_past_the_footer(healthy, tmp_path, capsys, damage, word):
+    root = tmp_path / "lake"
+    shutil.copytree(healthy.root, root)
+    damaged = damage(root)
+    assert main(["lake", "check", "--lake", str(root)]) == 2
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0].startswith(f"{damaged}: ") and word in lines[0]
+    assert lines[-1] == f"{root}: damaged (1 problem); {_contents(healthy)}"
+
+
+def _contents(lake: Lake) -> str:
+    batches = lake.batches()
+    games, files = sum(b.games for b in batches), len(batches) * len(all_tables())
+    return f"{len(batches)} batches, {games} games, {files} files"
+
+
+def test_lake_check_passes_a_healthy_lake(healthy, capsys):
+    assert main(["lake", "check", "--lake", str(healthy.root)]) == 0
+    assert capsys.readouterr().out == f"{healthy.root}: healthy; {_contents(healthy)}\n"
+
+
+@pytest.mark.parametrize("case", ["moves truncated", "games deleted", "manifest garbage"])
+def test_app_shows_one_message_for_a_damaged_lake(healthy, tmp_path, monkeypatch, case):
+    root, damaged, _ = _damaged(healthy, tmp_path, case)
+    monkeypatch.setenv("KINGDOMS_LAKE", str(root))
+    app = AppTest.from_file(APP, default_timeout=60).switch_page("app_pages/overview.py").run()
+    assert not app.exception
+    assert len(app.error) == 1 and app.error[0].value.startswith("The lake cannot be read: ")
+    assert str(damaged) in app.error[0].value

@@ -1,0 +1,140 @@
+"""Ctrl-C and killed writers: one line and no traceback, whole batches kept, workers gone with
+their parent, and staging left by a dead writer swept by the next commit (not a live one's)."""
+
+from __future__ import annotations
+
+import os
+import re
+import signal
+import subprocess
+import sys
+import textwrap
+import time
+from pathlib import Path
+
+import pytest
+
+from data.lake import STAGING, Lake
+from data.lake_check import check_lake
+from data.simulate import Plan, play_game, simulate, store_games
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _simulation(lake_dir: Path) -> subprocess.Popen:
+    """A long simulation on two workers, in its own process group (as a shell's job)."""
+    command = [sys.executable, "-m", "data.cli", "simulate", "--games", "100000"]
+    command += ["--batch-size", "100", "--workers", "2", "--seed", "3", "--lake", str(lake_dir)]
+    return subprocess.Popen(
+        command, cwd=ROOT, stderr=subprocess.PIPE, text=True, start_new_session=True
+    )
+
+
+def _wait_for_batches(lake: Lake, count: int) -> None:
+    deadline = time.monotonic() + 120
+    while len(lake.batches()) < count:
+        assert time.monotonic() < deadline, "no batch committed in time"
+        time.sleep(0.1)
+
+
+def _gone(pid: int) -> bool:
+    """Whether a process has ended (reaped, or a zombie awaiting its reaper)."""
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().split(") ")[1].startswith("Z")
+    except (FileNotFoundError, ProcessLookupError):
+        return True
+
+
+@pytest.mark.slow
+def test_ctrl_c_says_one_line_and_keeps_the_finished_batches(tmp_path):
+    lake = Lake(tmp_path / "lake")
+    process = _simulation(lake.root)
+    _wait_for_batches(lake, 1)
+    os.killpg(process.pid, signal.SIGINT)  # what a terminal does: the whole group gets it
+    _, err = process.communicate(timeout=60)
+    assert process.returncode == 130
+    kept = re.fullmatch(r"kingdoms: interrupted \(kept the ([\d,]+) games of .*\)\n", err)
+    assert kept, err
+    assert int(kept.group(1).replace(",", "")) == sum(b.games for b in lake.batches())
+    assert all(b.games == 100 for b in lake.batches())
+    assert list((lake.root / STAGING).iterdir()) == []
+    assert check_lake(lake).healthy
+
+
+@pytest.mark.slow
+def test_workers_die_quietly_with_a_killed_parent(tmp_path):
+    lake = Lake(tmp_path / "lake")
+    process = _simulation(lake.root)
+    _wait_for_batches(lake, 1)
+    workers = Path(f"/proc/{process.pid}/task/{process.pid}/children").read_text().split()
+    assert len(workers) == 2
+    process.kill()
+    _, err = process.communicate(timeout=60)  # EOF: every process holding the pipe is gone
+    assert "Traceback" not in err and "Error" not in err, err
+    deadline = time.monotonic() + 10  # a worker told to stop may still be exiting
+    while not all(_gone(int(pid)) for pid in workers):
+        assert time.monotonic() < deadline, "a worker outlived its parent"
+        time.sleep(0.05)
+    store_games(lake, [play_game(Plan(1, seed=99), 0)])  # the next commit sweeps the staging
+    assert list((lake.root / STAGING).iterdir()) == []
+    assert check_lake(lake).healthy
+
+
+WRITER = textwrap.dedent(
+    """
+    import sys, time
+    from data.lake import Lake
+    lake = Lake(sys.argv[1])
+    with lake.staging_run() as run:
+        (lake.staging_area(run) / "games.parquet").write_bytes(b"half a batch")
+        print(run, flush=True)
+        time.sleep(600)
+    """
+)
+
+
+def _writer_staging(lake: Lake) -> tuple[subprocess.Popen, Path]:
+    """A real writer process that has staged a file and waits; its staging area."""
+    process = subprocess.Popen(
+        [sys.executable, "-c", WRITER, str(lake.root)], cwd=ROOT, stdout=subprocess.PIPE, text=True
+    )
+    return process, lake.staging_area(process.stdout.readline().strip())
+
+
+def test_a_dead_writers_staging_is_swept_and_a_live_ones_kept(tmp_path):
+    lake = Lake(tmp_path)
+    dead, dead_area = _writer_staging(lake)
+    live, live_area = _writer_staging(lake)
+    old_area = lake.root / STAGING / "left-by-an-older-writer"  # no owner file at all
+    old_area.mkdir()
+    (old_area / "moves.parquet").write_bytes(b"x")
+    dead.kill()
+    dead.wait()
+    try:
+        assert dead_area.exists()  # nothing sweeps until a writer commits
+        store_games(lake, [play_game(Plan(1, seed=98), 0)])
+        assert not dead_area.exists() and not old_area.exists()
+        assert (live_area / "games.parquet").exists()
+    finally:
+        live.kill()
+        live.wait()
+    store_games(lake, [play_game(Plan(1, seed=97), 0)])
+    assert list((lake.root / STAGING).iterdir()) == []
+
+
+def test_ctrl_c_as_a_batch_is_committed_still_counts_it(tmp_path, monkeypatch):
+    """The interrupt lands just as the commit returns (as it may from a terminal): the batch
+    is in the lake, and the message counts it."""
+    commit = Lake.commit
+
+    def commit_then_ctrl_c(lake: Lake, staging: Path, source: str):
+        batch = commit(lake, staging, source)
+        os.kill(os.getpid(), signal.SIGINT)
+        return batch
+
+    monkeypatch.setattr(Lake, "commit", commit_then_ctrl_c)
+    lake = Lake(tmp_path)
+    with pytest.raises(KeyboardInterrupt, match="kept the 6 games"):
+        simulate(lake, Plan(12, seed=1, batch_size=6), progress=False)
+    assert [b.games for b in lake.batches()] == [6]
+    assert list((lake.root / STAGING).iterdir()) == []
