@@ -21,6 +21,7 @@ REFUSED = [
     ("ATTACH '/tmp/other.duckdb' AS other", "ATTACH"),
     ("INSTALL httpfs", "only SELECT"),
     ("SELECT * FROM read_csv('/etc/passwd')", "/etc/passwd"),
+    ("WITH x AS (COPY (SELECT 1) TO '/tmp/stolen.csv') SELECT * FROM x", "Permission Error"),
 ]
 
 
@@ -158,3 +159,25 @@ def test_sql_console_answers_a_select(monkeypatch, lake):
     app.text_area[0].set_value("SELECT players, count(*) AS games FROM games GROUP BY 1").run()
     assert not app.exception and not app.error
     assert app.dataframe[0].value["games"].sum() > 0
+
+
+def test_sql_console_says_when_it_truncated(monkeypatch, lake):
+    app = open_page(monkeypatch, lake, "app_pages/sql_console.py")
+    app.text_area[0].set_value("SELECT * FROM range(100001)").run()
+    assert not app.exception and not app.error
+    assert app.dataframe[0].value.shape[0] == 100_000
+    assert any("… truncated" in c.value for c in app.caption)
+
+
+def test_sql_console_shows_each_views_columns_types_and_meanings(monkeypatch, lake):
+    app = open_page(monkeypatch, lake, "app_pages/sql_console.py")
+    assert {"games", "moves", "castles", "tile_impacts", "cells"} <= set(
+        app.selectbox(key="sql_schema_view").options
+    )
+    app.selectbox(key="sql_schema_view").set_value("moves").run()
+    assert not app.exception
+    columns = app.dataframe[-1].value
+    assert list(columns.columns) == ["column", "type", "meaning"]
+    legal = columns[columns["column"] == "legal_actions"]
+    assert legal["type"].iloc[0] == "SMALLINT" and "legal actions" in legal["meaning"].iloc[0]
+    assert any(c.value.startswith("`moves`: one row per turn") for c in app.caption)
