@@ -44,7 +44,7 @@ SEALED = {
     "autoload_known_extensions": False,
     "allow_community_extensions": False,
     "allow_persistent_secrets": False,
-    "lock_configuration": True,  # last: no SET, RESET or PRAGMA changes any of the above
+    "lock_configuration": True,  # no SET, RESET or PRAGMA changes any of the above
 }
 
 

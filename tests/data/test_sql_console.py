@@ -8,6 +8,7 @@ import csv
 import hashlib
 import io
 import json
+import shutil
 import subprocess
 import sys
 import time
@@ -68,6 +69,7 @@ HOSTILE = [
     ("CREATE TABLE stolen AS SELECT * FROM games", True),
     ("CREATE TEMP TABLE stolen AS SELECT 1", True),
     ("CREATE OR REPLACE TEMP VIEW games AS SELECT 1 AS game_id", True),
+    ("CREATE OR REPLACE VIEW seats AS SELECT 1 AS game_id", True),
     ("CREATE MACRO wilson(a, b, c) AS 0", True),
     ("CREATE SECRET s (TYPE s3, KEY_ID 'k', SECRET 's')", True),
     ("CREATE PERSISTENT SECRET s (TYPE s3, KEY_ID 'k', SECRET 's')", True),
@@ -152,6 +154,25 @@ def test_the_connection_itself_cannot_write_whatever_it_runs(lake, places, game_
         con.close()
     _assert_untouched(lake, before, places)
     assert run_console(lake, "SELECT count(*) AS n FROM games").frame["n"][0] == game_count
+
+
+def test_what_a_query_creates_is_gone_after_it(lake):
+    con = console_connection(lake)
+    con.execute("CREATE TABLE kept AS SELECT 1 AS a")
+    con.execute("CREATE OR REPLACE VIEW games AS SELECT 1 AS game_id")
+    con.close()
+    with pytest.raises(QueryError, match="kept"):
+        run_console(lake, "SELECT * FROM kept")
+    assert run_console(lake, "SELECT count(*) AS n FROM games").frame["n"][0] > 1
+
+
+def test_a_missing_lake_file_is_named(lake, tmp_path):
+    shutil.copytree(lake.root, tmp_path / "lake")
+    copy = Lake(tmp_path / "lake")
+    missing = copy.files("seats")[0]
+    missing.unlink()
+    with pytest.raises(QueryError, match=f"cannot be read: missing or unreadable {missing}"):
+        run_console(copy, "SELECT count(*) FROM games")
 
 
 def _kingdoms(*args: str, cwd: str) -> subprocess.CompletedProcess:
