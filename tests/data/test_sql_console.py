@@ -276,6 +276,26 @@ def test_csv_writes_list_map_and_struct_columns_as_json(lake, places):
     assert json.loads(rows[0]["pair"]) == [1, 2] and json.loads(rows[0]["point"]) == {"a": 1}
 
 
+def test_csv_of_a_named_query_writes_its_lists_as_json(lake, con, places):
+    game_id = execute(con, "SELECT min(game_id) AS g FROM games")["g"][0]
+    done = _kingdoms(
+        "game_record",
+        "--param",
+        f"game_id={game_id}",
+        "--format",
+        "csv",
+        "--lake",
+        places["lake"],
+        cwd=places["cwd"],
+    )
+    assert done.returncode == 0, done.stderr
+    [row] = list(csv.DictReader(io.StringIO(done.stdout)))
+    record = execute(con, "game_record", {"game_id": game_id}).row(0, named=True)
+    assert len(record["actions"]) > 10
+    assert json.loads(row["actions"]) == record["actions"]
+    assert json.loads(row["seat_players"]) == record["seat_players"]
+
+
 def test_schema_lists_every_view_with_types_and_meanings(lake, con):
     schema = console_schema(lake)
     views = list(dict.fromkeys(schema["view"]))
