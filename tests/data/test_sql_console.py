@@ -128,7 +128,7 @@ def game_count(lake: Lake) -> int:
 
 
 @pytest.mark.parametrize("statement, refused", HOSTILE)
-def test_hostile_statement_is_refused_or_harmless(lake, places, game_count, statement, refused):
+def test_hostile_statement_is_refused_or_harmless(lake, places, statement, refused):
     before = _tree(lake.root)
     sql = statement.format(**places)
     if refused:
@@ -137,7 +137,6 @@ def test_hostile_statement_is_refused_or_harmless(lake, places, game_count, stat
     else:
         assert run_console(lake, sql).frame.height > 0
     _assert_untouched(lake, before, places)
-    assert run_console(lake, "SELECT count(*) AS n FROM games").frame["n"][0] == game_count
 
 
 @pytest.mark.parametrize("statement", [s for s, _ in HOSTILE])
