@@ -181,3 +181,11 @@ def test_sql_console_shows_each_views_columns_types_and_meanings(monkeypatch, la
     legal = columns[columns["column"] == "legal_actions"]
     assert legal["type"].iloc[0] == "SMALLINT" and "legal actions" in legal["meaning"].iloc[0]
     assert any(c.value.startswith("`moves`: one row per turn") for c in app.caption)
+
+
+def test_sql_console_downloads_list_columns_as_json_text(monkeypatch, lake):
+    app = open_page(monkeypatch, lake, "app_pages/sql_console.py")
+    app.text_area[0].set_value("SELECT [1, 2] AS pair, deals FROM games LIMIT 2").run()
+    assert not app.exception and not app.error
+    assert app.dataframe[0].value.shape[0] == 2
+    assert len(app.get("download_button")) == 1
