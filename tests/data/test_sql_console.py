@@ -181,7 +181,11 @@ def _kingdoms(*args: str, cwd: str) -> subprocess.CompletedProcess:
     return subprocess.run(command, capture_output=True, text=True, cwd=cwd, env=env, check=False)
 
 
-@pytest.mark.parametrize("statement, refused", [HOSTILE[0], HOSTILE[1], HOSTILE[5], HOSTILE[11]])
+# a COPY in a CTE onto a batch's file and onto lake.json, one inside query(), EXPORT DATABASE
+THROUGH_THE_COMMAND = [HOSTILE[0], HOSTILE[1], HOSTILE[5], HOSTILE[11]]
+
+
+@pytest.mark.parametrize("statement, refused", THROUGH_THE_COMMAND)
 def test_kingdoms_query_refuses_hostile_statements(lake, places, statement, refused):
     before = _tree(lake.root)
     done = _kingdoms(statement.format(**places), "--lake", places["lake"], cwd=places["cwd"])
