@@ -8,15 +8,27 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from concurrent.futures import ThreadPoolExecutor
+from typing import NamedTuple
 
 import duckdb
 import polars as pl
 import streamlit as st
 
+from data.console import ROW_CAP, console_schema, run_console
 from data.lake import MANIFEST, Lake, lake_path
 from data.reader import QueryError, connect, execute, query_parameters
 
-__all__ = ["QueryError", "fetch", "fetch_all", "lake_folder", "lake_version", "run_sql"]
+__all__ = [
+    "ROW_CAP",
+    "QueryError",
+    "SqlAnswer",
+    "fetch",
+    "fetch_all",
+    "lake_folder",
+    "lake_version",
+    "run_sql",
+    "sql_schema",
+]
 
 
 def lake_folder() -> str:
@@ -67,11 +79,31 @@ def fetch_all(*requests: tuple[str, Mapping[str, object]]) -> list[pl.DataFrame]
         return [future.result() for future in futures]
 
 
+class SqlAnswer(NamedTuple):
+    """A console query's rows, whether the row cap cut them, and the rows as CSV."""
+
+    frame: pl.DataFrame
+    truncated: bool
+    csv: str
+
+
 @st.cache_data(max_entries=64, show_spinner=False)
-def _cached_sql(version: str, sql: str) -> pl.DataFrame:
-    return execute(_connection(version), sql)
+def _cached_sql(version: str, sql: str) -> SqlAnswer:
+    result = run_console(Lake(version.rsplit("@", 1)[0]), sql)
+    return SqlAnswer(result.frame, result.truncated, result.csv())
 
 
-def run_sql(sql: str) -> pl.DataFrame:
-    """Run one read-only SELECT typed by a person (refused with QueryError otherwise)."""
+def run_sql(sql: str) -> SqlAnswer:
+    """Run one query typed by a person on the console's sealed connection (data/console.py);
+    its CSV is written within the query's time limit too."""
     return _cached_sql(lake_version(), sql)
+
+
+@st.cache_data(max_entries=2, show_spinner=False)
+def _cached_schema(version: str) -> pl.DataFrame:
+    return console_schema(Lake(version.rsplit("@", 1)[0]))
+
+
+def sql_schema() -> pl.DataFrame:
+    """The views the SQL console sees: what each holds, its columns, types and meanings."""
+    return _cached_schema(lake_version())

@@ -72,7 +72,10 @@ def build_parser(command_name: str | None = None) -> argparse.ArgumentParser:
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     named = next((word for word in argv if not word.startswith("-")), "")
-    args = build_parser(named).parse_args(argv)
+    try:
+        args = build_parser(named).parse_args(argv)
+    except SystemExit as stop:  # --help, or bad arguments already said in one line
+        return int(stop.code or 0)
     try:
         status = args.run(args)
         sys.stdout.flush()

@@ -1,9 +1,11 @@
-"""The one way in to the lake: a read-only DuckDB connection over the views, and `execute`.
+"""The one way in to the lake for the code's own SQL: a DuckDB connection over the views, and
+`execute`.
 
-`execute` runs a named query from data/queries/ (or, for the SQL console, one SELECT typed by a
-person), binds `$name` parameters, interrupts it after a time limit and returns a Polars frame.
-The connection can read only the lake's folder, cannot write files, attach, install or load
-extensions, and its configuration is locked.
+`execute` runs a named query from data/queries/ (or SQL the code wrote), binds `$name`
+parameters, interrupts it after a time limit and returns a Polars frame. The connection reaches
+only the lake's folder, cannot install or load extensions, and its configuration is locked; as
+it could still write in that folder, SQL typed by a person goes to data/console.py instead,
+whose connection cannot write anywhere.
 """
 
 from __future__ import annotations
@@ -25,13 +27,12 @@ from data.views import view_statements
 
 QUERY_DIR = Path(__file__).with_name("queries")
 _PARAMETER = re.compile(r"\$([a-z_][a-z0-9_]*)")
-_ALLOWED = {duckdb.StatementType.SELECT}
 # bound by `execute` from $game_id: fetching one game reads one batch
 GAME_BATCH, GAME_SOURCE = "game_batch", "game_source"
 
 
 class QueryError(ValueError):
-    """A query that is refused (not read-only, unknown name, bad parameter) or that failed."""
+    """A query that is refused (unknown name, bad parameter, not one query) or that failed."""
 
 
 @cache
@@ -95,7 +96,7 @@ def execute(
     *,
     timeout: float = 10.0,
 ) -> pl.DataFrame:
-    """Run a named query (or one read-only SELECT) and return its rows as a Polars frame.
+    """Run a named query (or SQL the code wrote) and return its rows as a Polars frame.
 
     Unknown parameters are refused; a named query's parameters that are not given are NULL
     (its "all" value); `$game_batch` and `$game_source` are where `$game_id` is stored. Longer
@@ -111,7 +112,6 @@ def execute(
         params = {name: params.get(name) for name in wanted}
     else:
         sql = query
-        check_read_only(con, sql)
     cursor = _cursor(con)
     timer = threading.Timer(timeout, cursor.interrupt)
     timer.start()
@@ -150,17 +150,3 @@ def _cursor(con: duckdb.DuckDBPyConnection) -> duckdb.DuckDBPyConnection:
     if id(con) not in cursors:
         cursors[id(con)] = (con, con.cursor())
     return cursors[id(con)][1]
-
-
-def check_read_only(con: duckdb.DuckDBPyConnection, sql: str) -> None:
-    """Refuse anything but a single SELECT (no COPY, ATTACH, INSTALL, SET, DDL, …)."""
-    try:
-        statements = con.extract_statements(sql)
-    except duckdb.Error as error:
-        raise QueryError(str(error).splitlines()[0]) from None
-    if len(statements) != 1:
-        raise QueryError("give exactly one SELECT statement")
-    kind = statements[0].type
-    if kind not in _ALLOWED:
-        name = str(kind).rsplit(".", 1)[-1]
-        raise QueryError(f"only SELECT queries are allowed here, not {name}")

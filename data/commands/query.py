@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import argparse
-import json
 import sys
+import time
 
 from data.commands.lake_options import add_lake_argument, open_lake
 from engine.cli_support import EXIT_OK, BadInput
@@ -21,15 +21,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         action="append",
         default=[],
         metavar="NAME=VALUE",
-        help="a parameter of a named query (repeatable)",
+        help="a $NAME parameter of the query (repeatable)",
     )
     add_lake_argument(parser)
 
 
 def run(args: argparse.Namespace) -> int:
-    import polars as pl
-
-    from data.reader import QueryError, connect, execute
+    from data.console import ROW_CAP, TIME_LIMIT, ConsoleResult, run_console
+    from data.reader import QueryError, connect, execute, query_names
 
     params = {}
     for item in args.param:
@@ -37,15 +36,19 @@ def run(args: argparse.Namespace) -> int:
         if not sep:
             raise BadInput(f"--param: '{item}' is not NAME=VALUE")
         params[name] = value
+    lake = open_lake(args)
     try:
-        frame = execute(connect(open_lake(args)), args.sql, params)
+        if args.sql in query_names():
+            deadline = time.monotonic() + TIME_LIMIT
+            frame = execute(connect(lake), args.sql, params, timeout=TIME_LIMIT)
+            result = ConsoleResult(frame, False, deadline, TIME_LIMIT)
+        else:
+            result = run_console(lake, args.sql, params)
+        text = getattr(result, args.format)()
     except QueryError as error:
         raise BadInput(f"query: {error}") from None
-    if args.format == "csv":
-        sys.stdout.write(frame.write_csv())
-    elif args.format == "json":
-        print(json.dumps(frame.to_dicts(), default=str))
-    else:
-        with pl.Config(tbl_rows=100, tbl_cols=30, fmt_str_lengths=40):
-            print(frame)
+    sys.stdout.write(text if text.endswith("\n") else text + "\n")
+    if result.truncated:
+        note = sys.stdout if args.format == "table" else sys.stderr
+        print(f"… truncated: only the first {ROW_CAP:,} rows are shown", file=note)
     return EXIT_OK

@@ -24,6 +24,7 @@ REFUSED = [
     ("ATTACH '/tmp/other.duckdb' AS other", "ATTACH"),
     ("INSTALL httpfs", "only SELECT"),
     ("SELECT * FROM read_csv('/etc/passwd')", "/etc/passwd"),
+    ("WITH x AS (COPY (SELECT 1) TO '/tmp/stolen.csv') SELECT * FROM x", "Permission Error"),
 ]
 
 
@@ -325,3 +326,33 @@ def test_balance_keeps_the_rule_sets_and_grouping_in_the_url(monkeypatch, lake):
     assert app.query_params["group"] == "position"
     groups = {row["group"] for row in chart_rows(app, "Mean win share")}
     assert "2 players · mover 1" in groups, "the chart follows the grouping chosen"
+
+
+def test_sql_console_says_when_it_truncated(monkeypatch, lake):
+    app = open_page(monkeypatch, lake, "app_pages/sql_console.py")
+    app.text_area[0].set_value("SELECT * FROM range(100001)").run()
+    assert not app.exception and not app.error
+    assert app.dataframe[0].value.shape[0] == 100_000
+    assert any("… truncated" in c.value for c in app.caption)
+
+
+def test_sql_console_shows_each_views_columns_types_and_meanings(monkeypatch, lake):
+    app = open_page(monkeypatch, lake, "app_pages/sql_console.py")
+    assert {"games", "moves", "castles", "tile_impacts", "cells"} <= set(
+        app.selectbox(key="sql_schema_view").options
+    )
+    app.selectbox(key="sql_schema_view").set_value("moves").run()
+    assert not app.exception
+    columns = app.dataframe[-1].value
+    assert list(columns.columns) == ["column", "type", "meaning"]
+    legal = columns[columns["column"] == "legal_actions"]
+    assert legal["type"].iloc[0] == "SMALLINT" and "legal actions" in legal["meaning"].iloc[0]
+    assert any(c.value.startswith("`moves`: one row per turn") for c in app.caption)
+
+
+def test_sql_console_downloads_list_columns_as_json_text(monkeypatch, lake):
+    app = open_page(monkeypatch, lake, "app_pages/sql_console.py")
+    app.text_area[0].set_value("SELECT [1, 2] AS pair, deals FROM games LIMIT 2").run()
+    assert not app.exception and not app.error
+    assert app.dataframe[0].value.shape[0] == 2
+    assert len(app.get("download_button")) == 1
