@@ -50,6 +50,8 @@ def review_game(
         )
         rows["best_value"].append(best_value)
         rows["loss"].append(judged.loss)
+        rows["gold_loss"].append(judged.gold_loss)
+        rows["decided"].append(judged.decided)
         rows["quality"].append(judged.quality)
         if progress is not None:
             progress(move.ply, timeline.plies)
