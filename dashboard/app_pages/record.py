@@ -153,10 +153,14 @@ def palette(key: str, recording: Recording) -> Choice | None:
         return choices[0]
     castles = [c for c in choices if c.kind == CASTLE]
     held = recording.state.castles[seat]
+    if castles:
+        st.caption(f"{names['castle'].capitalize()} of rank (× how many are left)")
     columns = st.columns(max(len(castles), 1))
     for column, choice in zip(columns, castles, strict=False):
+        left = held[choice.rank - 1]
         column.button(
-            f"{names['castle']} {choice.rank} ({held[choice.rank - 1]} left)",
+            f"{choice.rank} ×{left}",
+            help=f"{names['castle']} of rank {choice.rank}, {left} left",
             key=f"record_pick_castle_{choice.rank}",
             type="primary" if chosen == choice else "secondary",
             on_click=choose,

@@ -145,7 +145,8 @@ def test_the_palette_holds_ranks_still_held_then_tile_values() -> None:
     keys = {b.key for b in app.button}
     assert {"record_pick_castle_1", "record_pick_castle_2", "record_pick_castle_3"} <= keys
     assert "record_pick_castle_4" not in keys  # A has placed it
-    assert app.button(key="record_pick_castle_1").label.endswith("(4 left)")
+    assert app.button(key="record_pick_castle_1").label == "1 ×4"
+    assert app.button(key="record_pick_castle_1").help.endswith("of rank 1, 4 left")
     assert "record_pick_pass" not in keys
     app.button(key="record_pick_draw").click().run()
     values = [b for b in app.button if b.key and b.key.startswith("record_pick_draw_")]
