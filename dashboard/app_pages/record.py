@@ -123,9 +123,14 @@ def starts_editor(draft_id: str, recording: Recording) -> None:
 # ---------------------------------------------------------------- the move being entered
 
 
-def move_key(draft_id: str, recording: Recording) -> str:
-    """Names this move's choices in the session: a new move starts with nothing chosen."""
-    return f"{draft_id}_{len(recording.moves)}_{recording.epoch}"
+def move_key(draft_id: str) -> str:
+    """Names this move's choices in the session: every change of the record (a move played
+    or taken back) starts a new key, so a move starts with nothing chosen."""
+    return f"{draft_id}_{st.session_state.get('record_changes', 0)}"
+
+
+def changed() -> None:
+    st.session_state["record_changes"] = st.session_state.get("record_changes", 0) + 1
 
 
 def chosen_choice(key: str) -> Choice | None:
@@ -211,6 +216,7 @@ def play(draft_id: str, recording: Recording, choice: Choice, cell: int | None) 
         flash("error", f"Refused {SEATS[seat or 0]} {text}: {error}")
         return
     keep(draft_id, recording)
+    changed()
     flash("success", f"{SEATS[seat or 0]} {text} recorded.")
 
 
@@ -227,7 +233,7 @@ def move_entry(draft_id: str, recording: Recording) -> None:
     names = DISPLAY_NAMES[recording.rules.edition]
     seat = recording.seat_to_move
     assert seat is not None
-    key = move_key(draft_id, recording)
+    key = move_key(draft_id)
     st.markdown(
         f"**Epoch {recording.epoch}** · to move: "
         f":{_colour(seat)}-badge[{SEATS[seat]} {recording.names[seat]}]"
@@ -272,7 +278,7 @@ def board(draft_id: str, recording: Recording) -> None:
     state = recording.state
     moves = recording.record.epochs[-1].moves
     last = moves[-1].move.cell if moves else None
-    key = move_key(draft_id, recording)
+    key = move_key(draft_id)
     cell_key = f"record_cell_{key}"
     chosen = st.session_state.get(cell_key)
     cells = board_frame(state.board, state.geometry, recording.rules.edition, last_cell=last)
@@ -361,6 +367,7 @@ def undo_button(recording: Recording, draft_id: str) -> None:
         taken = recording.undo()
         if taken is not None:
             keep(draft_id, recording)
+            changed()
             flash(
                 "info",
                 f"Took back {SEATS[taken.seat]} {taken.move.to_str(recording.state.geometry)}.",

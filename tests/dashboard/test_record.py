@@ -125,6 +125,7 @@ def test_play_waits_for_a_cell_chosen_for_this_very_move() -> None:
     play = app.button(key="record_play")
     assert play.disabled and any("Choose an action" in c.value for c in app.caption)
     app = _pick(app, Move(CASTLE, None, rank=1))
+    assert app.button(key="record_pick_castle_1").proto.type == "primary"  # highlighted
     assert _cell_box(app).value is None
     assert app.button(key="record_play").disabled
     assert any("Choose a cell" in c.value for c in app.caption)
@@ -135,6 +136,11 @@ def test_play_waits_for_a_cell_chosen_for_this_very_move() -> None:
     assert _cell_box(app).value is None and app.button(key="record_play").disabled
     assert len(resume(draft_id).moves) == 1
     assert "b2" not in _cell_box(app).options  # cell 7, taken
+    # Taking A's move back does not bring back what was chosen for it.
+    app.button(key="record_undo").click().run()
+    assert resume(draft_id).moves == []
+    assert app.button(key="record_play").disabled
+    assert app.button(key="record_pick_castle_1").proto.type == "secondary"
 
 
 def test_the_palette_holds_ranks_still_held_then_tile_values() -> None:
