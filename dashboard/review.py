@@ -89,6 +89,7 @@ def costly_moves(review: pl.DataFrame) -> list[tuple[int, str]]:
 class BoardView:
     """What the replay's board shows at a ply."""
 
+    ply: int  # the position shown: the ply itself, or the one before a flagged move
     board: tuple[int, ...]
     last_cell: int | None  # outlined: the move that led here, or the flagged move's cell
     best: tuple[int, str] | None  # drawn dashed: (cell, label) of the engine's move
@@ -111,6 +112,7 @@ def board_view(timeline: Timeline, review: pl.DataFrame | None, ply: int) -> Boa
             else f"the engine preferred {row['best_move']}"
         )
         return BoardView(
+            ply=ply - 1,
             board=timeline.positions[ply - 1].board,
             last_cell=move.move.cell,
             best=best,
@@ -121,12 +123,12 @@ def board_view(timeline: Timeline, review: pl.DataFrame | None, ply: int) -> Boa
     title = f"Epoch {position.epoch} · ply {ply}"
     following = _review_row(review, ply + 1)
     if following is None or position.epoch_end:
-        return BoardView(position.board, last_cell, None, title, "")
+        return BoardView(ply, position.board, last_cell, None, title, "")
     best = _best_on_board(following, timeline, timeline.moves[ply].seat)
     if best is None or position.board[best[0]]:
-        return BoardView(position.board, last_cell, None, title, "")
+        return BoardView(ply, position.board, last_cell, None, title, "")
     caption = f"Dashed: the engine's best move for the seat to move here ({best[1]})."
-    return BoardView(position.board, last_cell, best, title, caption)
+    return BoardView(ply, position.board, last_cell, best, title, caption)
 
 
 def _review_row(review: pl.DataFrame | None, ply: int) -> dict | None:

@@ -372,7 +372,7 @@ with board_column:
         help=f"Off: only what the seat to move could see (its own {names['castle']}s, "
         "the board and its own starting tile).",
     )
-    st.dataframe(seats_table(opened, ply, omniscient), hide_index=True)
+    st.dataframe(seats_table(opened, view.ply, omniscient), hide_index=True)
 with list_column:
     move_list(timeline, ply, review, key=f"replay_moves_{opened.game_id}_{ply}")
     st.download_button(

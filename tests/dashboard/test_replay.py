@@ -188,6 +188,9 @@ def test_a_flagged_move_shows_the_position_before_it_and_the_alternative(reviewe
     played = timeline.geometry.cell_name(timeline.moves[ply - 1].move.cell)
     assert cells.filter(pl.col("last"))["cell"].to_list() == [played]
     assert any(f"Before move {ply}" in c.value for c in app.caption)
+    assert _gold(app) == list(timeline.positions[ply - 1].gold)  # the seats as on the board
+    to_move = app.dataframe[0].value["to move"].tolist()
+    assert to_move.index("●") == timeline.moves[ply - 1].seat
 
 
 def test_no_alternative_is_drawn_on_a_full_board(reviewed) -> None:
