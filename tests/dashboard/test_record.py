@@ -14,6 +14,7 @@ from data.drafts import list_drafts
 from data.importer import played_from_record
 from data.lake import Lake
 from data.reader import connect, execute
+from engine import pieces
 from engine.moves import CASTLE, DRAW, PASS, Move
 from engine.playout import random_playout
 from engine.state import Game
@@ -147,13 +148,16 @@ def test_the_palette_holds_ranks_still_held_then_tile_values() -> None:
     recording = Recording.new("kingdoms-2011", ["Ann", "Bob"], first_seat=0)
     recording.play(Move(CASTLE, 0, rank=4))  # A's only rank-4 castle
     recording.play(Move(CASTLE, 1, rank=4))  # B's
+    recording.set_starts([pieces.resource(3), None])  # A's starting tile was seen, B's not
     app = _reopen(start_draft(recording))
     keys = {b.key for b in app.button}
     assert {"record_pick_castle_1", "record_pick_castle_2", "record_pick_castle_3"} <= keys
     assert "record_pick_castle_4" not in keys  # A has placed it
     assert app.button(key="record_pick_castle_1").label == "1 ×4"
     assert app.button(key="record_pick_castle_1").help.endswith("of rank 1, 4 left")
-    assert "record_pick_pass" not in keys
+    app.button(key="record_pick_start").click().run()  # known: one click is the whole action
+    assert app.button(key="record_pick_start").label == "Starting tile +3"
+    assert any(c.value == "Action: starting tile +3" for c in app.caption)
     app.button(key="record_pick_draw").click().run()
     values = [b for b in app.button if b.key and b.key.startswith("record_pick_draw_")]
     assert len(values) == len({c.tile for c in recording.choices() if c.kind == DRAW})
