@@ -43,6 +43,23 @@ def drafts() -> list[Draft]:
     return list_drafts(lake())
 
 
+def draft_label(draft: Draft) -> str:
+    """`Ann, Bob, Cy · 2026.12.01 · epoch 2, 34 moves · changed 2026-12-01 22:10`: who plays,
+    the game's date (its `Date` tag, else the day the draft was last changed), how far it got."""
+    try:
+        recording = Recording.from_text(draft.record, draft.first_seat)
+    except RecordingError:
+        return f"unreadable draft · changed {draft.updated:%Y-%m-%d %H:%M}"
+    day = recording.record.tags.get("Date") or f"{draft.updated:%Y.%m.%d}"
+    progress = f"epoch {recording.epoch}, {len(recording.moves)} moves"
+    if recording.is_over:
+        progress = f"finished, {len(recording.moves)} moves"
+    return (
+        f"{', '.join(recording.names)} · {day} · {progress} · "
+        f"changed {draft.updated:%Y-%m-%d %H:%M}"
+    )
+
+
 def forget(draft_id: str) -> None:
     delete_draft(lake(), draft_id)
 
@@ -52,7 +69,7 @@ class Upload:
     """What an import of uploaded records did, with messages as `kingdoms import` prints."""
 
     report: ImportReport
-    game_ids: tuple[int, ...]  # the good records' games (new or already in the lake)
+    games: tuple[tuple[str, int], ...]  # (file name, game id) of every good record, new or not
 
 
 def import_texts(files: Sequence[tuple[str, bytes]]) -> Upload:
@@ -68,15 +85,15 @@ def import_texts(files: Sequence[tuple[str, bytes]]) -> Upload:
             path.write_bytes(content)
             paths.append(path)
         report = import_records(lake(), paths)
-        ids = []
+        games = []
         for path in paths:
             try:
-                ids.append(played_from_record(path).game_id)
+                games.append((path.name, played_from_record(path).game_id))
             except (RecordError, OSError):
                 continue
     prefix_free = [_strip_folder(message, folder) for message in report.errors]
     report.errors = prefix_free
-    return Upload(report, tuple(ids))
+    return Upload(report, tuple(games))
 
 
 def _strip_folder(message: str, folder: str) -> str:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import copy
 from dataclasses import dataclass
 
+from dashboard.timeline import Timeline
 from engine import pieces
 from engine.moves import CASTLE, DRAW, PASS, START, IllegalMoveError, Move
 from engine.record import (
@@ -23,6 +24,7 @@ from engine.record import (
     write_record,
 )
 from engine.rules import RulesError, RuleSet, check_players, parse_variants
+from engine.scoring import Breakdown
 from engine.state import FIRST, OVER, State
 
 SEATS = pieces.SEAT_LETTERS
@@ -53,6 +55,15 @@ class Choice:
         if self.kind == PASS:
             return Move(PASS)
         return Move(self.kind, cell, rank=self.rank, tile=self.tile)
+
+
+@dataclass(frozen=True)
+class EpochEnd:
+    """An epoch just finished: its number, its full board and how it scored."""
+
+    epoch: int
+    board: tuple[int, ...]
+    breakdown: Breakdown
 
 
 class Recording:
@@ -239,6 +250,16 @@ class Recording:
         except (RecordError, IllegalMoveError) as error:
             message = error.message if isinstance(error, RecordError) else str(error)
             raise RecordingError(message) from None
+
+    def finished_epoch(self) -> EpochEnd | None:
+        """The epoch the last move ended, board and scoring (None while an epoch is going on;
+        the position itself has already been cleared for the next epoch)."""
+        if not self.moves or (self.record.epochs[-1].moves and not self.is_over):
+            return None
+        timeline = Timeline(self.state.game, self.state.history)
+        end = timeline.positions[-1]
+        breakdown = timeline.breakdown(end.ply)
+        return None if breakdown is None else EpochEnd(end.epoch, end.board, breakdown)
 
     def last_epoch_gains(self) -> list[int] | None:
         """Each seat's gold from the last finished epoch (None before the first one ends)."""

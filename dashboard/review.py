@@ -7,13 +7,14 @@ with what the seat to move could know; here its verdicts become the rows the lak
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 
 import polars as pl
 
 from dashboard.timeline import Timeline
 from data.reviews import SCHEMA
 from engine import pieces
-from engine.evaluate import DEFAULT_BUDGET, describe, iter_reviews
+from engine.evaluate import DEFAULT_BUDGET, WIN_SHARE_PER_GOLD, describe, iter_reviews
 from engine.record import parse_record, write_record
 
 DEFAULT_SEED = 1
@@ -25,6 +26,7 @@ BADGES = {
     "mistake": "? mistake",
     "blunder": "?? blunder",
 }
+FLAGGED = ("inaccuracy", "mistake", "blunder")  # the moves that cost their player
 
 
 def review_game(
@@ -50,10 +52,103 @@ def review_game(
         )
         rows["best_value"].append(best_value)
         rows["loss"].append(judged.loss)
+        rows["gold_loss"].append(judged.gold_loss)
+        rows["decided"].append(judged.decided)
         rows["quality"].append(judged.quality)
         if progress is not None:
             progress(move.ply, timeline.plies)
     return pl.DataFrame(rows, schema=pl.Schema(pl.from_arrow(SCHEMA.empty_table()).schema))
+
+
+def judged_loss(entry: dict) -> float:
+    """The loss a move's class comes from: its win_share given up, or once the game was
+    decided its gold given up weighed as win_share (engine.evaluate)."""
+    return entry["gold_loss"] * WIN_SHARE_PER_GOLD if entry["decided"] else entry["loss"]
+
+
+def loss_text(entry: dict) -> str:
+    """`loses 12.0 win-share points and 9.5 gold` (a point is a hundredth of a win)."""
+    text = f"loses {100 * entry['loss']:.1f} win-share points and {entry['gold_loss']:.1f} gold"
+    return text + (" (game decided: judged by gold)" if entry["decided"] else "")
+
+
+def costly_moves(review: pl.DataFrame) -> list[tuple[int, str]]:
+    """The moves that cost their player, largest judged loss first, as (ply, label)."""
+    rows = [row for row in review.iter_rows(named=True) if row["quality"] in FLAGGED]
+    rows.sort(key=lambda row: (-judged_loss(row), row["ply"]))
+    return [
+        (
+            row["ply"],
+            f"ply {row['ply']} · {row['seat']} {row['move']} · {row['quality']}: " + loss_text(row),
+        )
+        for row in rows
+    ]
+
+
+@dataclass(frozen=True)
+class BoardView:
+    """What the replay's board shows at a ply."""
+
+    ply: int  # the position shown: the ply itself, or the one before a flagged move
+    board: tuple[int, ...]
+    last_cell: int | None  # outlined: the move that led here, or the flagged move's cell
+    best: tuple[int, str] | None  # drawn dashed: (cell, label) of the engine's move
+    title: str
+    caption: str
+
+
+def board_view(timeline: Timeline, review: pl.DataFrame | None, ply: int) -> BoardView:
+    """At a flagged move, the position before it with the engine's alternative; elsewhere the
+    position at the ply with the engine's best next move, unless the board is full."""
+    position = timeline.positions[ply]
+    move = timeline.last_move(ply)
+    row = _review_row(review, ply)
+    if move is not None and row is not None and row["quality"] in FLAGGED:
+        letter = pieces.SEAT_LETTERS[move.seat]
+        best = _best_on_board(row, timeline, move.seat)
+        instead = (
+            f"dashed, the engine's alternative {row['best_move']}"
+            if best
+            else f"the engine preferred {row['best_move']}"
+        )
+        return BoardView(
+            ply=ply - 1,
+            board=timeline.positions[ply - 1].board,
+            last_cell=move.move.cell,
+            best=best,
+            title=f"Epoch {move.epoch} · before move {ply}",
+            caption=f"Before move {ply}: {letter} played {move.text} (outlined); {instead}.",
+        )
+    last_cell = move.move.cell if move is not None else None
+    title = f"Epoch {position.epoch} · ply {ply}"
+    following = _review_row(review, ply + 1)
+    if following is None or position.epoch_end:
+        return BoardView(ply, position.board, last_cell, None, title, "")
+    best = _best_on_board(following, timeline, timeline.moves[ply].seat)
+    if best is None or position.board[best[0]]:
+        return BoardView(ply, position.board, last_cell, None, title, "")
+    caption = f"Dashed: the engine's best move for the seat to move here ({best[1]})."
+    return BoardView(ply, position.board, last_cell, best, title, caption)
+
+
+def _review_row(review: pl.DataFrame | None, ply: int) -> dict | None:
+    if review is None:
+        return None
+    found = review.filter(pl.col("ply") == ply)
+    return found.row(0, named=True) if found.height else None
+
+
+def _best_on_board(row: dict, timeline: Timeline, seat: int) -> tuple[int, str] | None:
+    if row["best_cell"] is None:
+        return None
+    return timeline.geometry.parse_cell(row["best_cell"]), best_label(row["best_move"], seat)
+
+
+def first_mover(letter: str, name: str, agent: str | None) -> str:
+    """`A Mia moves first`; a seat played by an agent is named by its letter, not the agent."""
+    if agent and name == agent:
+        return f"{letter} moves first (played by the {agent} agent)"
+    return f"{letter} {name} moves first"
 
 
 def move_comment(entry: dict) -> str:

@@ -27,7 +27,9 @@ SCHEMA = pa.schema(
         ("best_move", pa.string()),
         ("best_cell", pa.string()),  # null for a draw or a pass
         ("best_value", pa.float32()),
-        ("loss", pa.float32()),
+        ("loss", pa.float32()),  # expected win_share given up
+        ("gold_loss", pa.float32()),  # expected gold given up against the best move
+        ("decided", pa.bool_()),  # judged by gold: the mover's win_share was settled
         ("quality", pa.string()),  # best, excellent, good, inaccuracy, mistake, blunder
     ]
 )
@@ -49,8 +51,9 @@ def save_review(lake: Lake, game_id: int, budget: int, seed: int, review: pl.Dat
 
 
 def load_review(lake: Lake, game_id: int, budget: int, seed: int) -> pl.DataFrame | None:
-    """The stored review of a game at this budget and seed, or None if it was never made."""
+    """The stored review of a game at this budget and seed, or None if it was never made (or
+    was made before the review had all of today's columns: it is made again)."""
     path = _path(lake, game_id, budget, seed)
-    if not path.exists():
+    if not path.exists() or set(SCHEMA.names) - set(pq.read_schema(path).names):
         return None
     return pl.from_arrow(pq.read_table(path, schema=SCHEMA))

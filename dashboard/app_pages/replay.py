@@ -29,7 +29,16 @@ from dashboard.replay_data import (
     record_text,
     stored_review,
 )
-from dashboard.review import BADGES, DEFAULT_BUDGET, DEFAULT_SEED, best_label
+from dashboard.review import (
+    BADGES,
+    DEFAULT_BUDGET,
+    DEFAULT_SEED,
+    board_view,
+    costly_moves,
+    first_mover,
+    loss_text,
+)
+from dashboard.scoring_view import epoch_scoring
 from dashboard.timeline import Timeline
 from engine import pieces
 from engine.rules import DISPLAY_NAMES
@@ -234,11 +243,10 @@ def seats_table(opened: OpenedGame, ply: int, omniscient: bool) -> pl.DataFrame:
     return pl.DataFrame(rows)
 
 
-def epoch_scoring(opened: OpenedGame, ply: int) -> None:
+def scoring(opened: OpenedGame, ply: int) -> None:
     timeline = opened.timeline
     breakdown = timeline.breakdown(ply)
     position = timeline.positions[ply]
-    letters = pieces.SEAT_LETTERS[: len(opened.names)]
     if breakdown is None:
         ends = [p for p in timeline.epoch_end_plies() if p >= ply]
         if ends:
@@ -250,42 +258,7 @@ def epoch_scoring(opened: OpenedGame, ply: int) -> None:
                 args=(ends[0],),
             )
         return
-    geometry = timeline.geometry
-    gains = " · ".join(f"{letters[s]} {g:+d}" for s, g in enumerate(breakdown.gold))
-    st.markdown(f"**Epoch {position.epoch} scored:** {gains}")
-    segments = pl.DataFrame(
-        {
-            "line": [s.line for s in breakdown.segments],
-            "segment": [
-                f"{geometry.cell_name(s.cells[0])}–{geometry.cell_name(s.cells[-1])}"
-                for s in breakdown.segments
-            ],
-            "base": [s.base for s in breakdown.segments],
-            **{
-                f"rank {letter}": [s.ranks[i] for s in breakdown.segments]
-                for i, letter in enumerate(letters)
-            },
-            **{
-                f"gold {letter}": [s.gold[i] for s in breakdown.segments]
-                for i, letter in enumerate(letters)
-            },
-        }
-    )
-    impacts = pl.DataFrame(
-        {
-            "cell": [geometry.cell_name(c) for c in breakdown.impacts],
-            "tile": [pieces.piece_token(position.board[c]) for c in breakdown.impacts],
-            **{
-                f"impact {letter}": [v[i] for v in breakdown.impacts.values()]
-                for i, letter in enumerate(letters)
-            },
-        }
-    )
-    lines, tiles = st.columns([3, 2])
-    lines.caption("Line by line: segment, base value, effective ranks, gold")
-    lines.dataframe(segments, hide_index=True, height=300)
-    tiles.caption("Tile impacts: each seat's gold with the tile minus without it")
-    tiles.dataframe(impacts, hide_index=True, height=300)
+    epoch_scoring(breakdown, position.board, timeline.geometry, len(opened.names), position.epoch)
 
 
 def evaluation(opened: OpenedGame, ply: int, review: pl.DataFrame | None) -> None:
@@ -318,11 +291,7 @@ def evaluation(opened: OpenedGame, ply: int, review: pl.DataFrame | None) -> Non
         selection_mode="jump",
         key=chart_key,
     )
-    notable = review.filter(pl.col("quality").is_in(["inaccuracy", "mistake", "blunder"]))
-    labels = {
-        row["ply"]: f"ply {row['ply']} · {row['seat']} {row['move']} · {row['quality']}"
-        for row in notable.iter_rows(named=True)
-    }
+    labels = dict(costly_moves(review))
 
     def jump_from_list() -> None:
         chosen = st.session_state["replay_jump"]
@@ -335,6 +304,9 @@ def evaluation(opened: OpenedGame, ply: int, review: pl.DataFrame | None) -> Non
         format_func=lambda p: "—" if p is None else labels[p],
         key="replay_jump",
         on_change=jump_from_list,
+        help="The inaccuracies, mistakes and blunders, the costliest first: the expected "
+        "win-share its player gave up (a point is a hundredth of a win) and the gold. Once a "
+        "game is decided, moves are judged by the gold they lose.",
     )
 
 
@@ -344,7 +316,9 @@ def current_move(opened: OpenedGame, ply: int, review: pl.DataFrame | None) -> N
     move = timeline.last_move(ply)
     position = timeline.positions[ply]
     if move is None:
-        st.markdown(f"**Start of the game.** {opened.names[position.to_move or 0]} moves first.")
+        seat = position.to_move or 0
+        opening = first_mover(pieces.SEAT_LETTERS[seat], opened.names[seat], opened.agents[seat])
+        st.markdown(f"**Start of the game.** {opening}.")
     else:
         letter = pieces.SEAT_LETTERS[move.seat]
         text = f"**Move {ply}** (epoch {move.epoch}, turn {move.turn}): {letter} {move.text}"
@@ -353,19 +327,8 @@ def current_move(opened: OpenedGame, ply: int, review: pl.DataFrame | None) -> N
             colour = BADGE_COLOURS[row["quality"]]
             text += f" :{colour}-badge[{BADGES[row['quality']]}]"
             if row["quality"] != "best":
-                text += f" — loses {row['loss']:.2f}; best was {row['best_move']}"
+                text += f" — {loss_text(row)}; best was {row['best_move']}"
         st.markdown(text)
-
-
-def best_next(review: pl.DataFrame | None, timeline: Timeline, ply: int) -> tuple[int, str] | None:
-    """The engine's best move for the seat to move, as (cell, label) for the board."""
-    if review is None or ply >= timeline.plies:
-        return None
-    row = review.filter(pl.col("ply") == ply + 1).row(0, named=True)
-    if row["best_cell"] is None:
-        return None
-    cell = timeline.geometry.parse_cell(row["best_cell"])
-    return cell, best_label(row["best_move"], timeline.moves[ply].seat)
 
 
 st.title("Replay")
@@ -395,20 +358,13 @@ current_move(opened, ply, review)
 
 board_column, list_column = st.columns([3, 2])
 with board_column:
-    position = timeline.positions[ply]
-    last = timeline.last_move(ply)
-    best = best_next(review, timeline, ply)
+    view = board_view(timeline, review, ply)
     cells = board_frame(
-        position.board,
-        timeline.geometry,
-        opened.edition,
-        last_cell=last.move.cell if last else None,
-        best=best,
+        view.board, timeline.geometry, opened.edition, last_cell=view.last_cell, best=view.best
     )
-    title = f"Epoch {position.epoch} · ply {ply}"
-    st.vega_lite_chart(cells, {**specs["board"], "title": title}, key="replay_board")
-    if best is not None:
-        st.caption(f"Dashed: the engine's best move for the seat to move here ({best[1]}).")
+    st.vega_lite_chart(cells, {**specs["board"], "title": view.title}, key="replay_board")
+    if view.caption:
+        st.caption(view.caption)
     omniscient = st.toggle(
         "Show every starting tile (omniscient)",
         value=True,
@@ -416,7 +372,7 @@ with board_column:
         help=f"Off: only what the seat to move could see (its own {names['castle']}s, "
         "the board and its own starting tile).",
     )
-    st.dataframe(seats_table(opened, ply, omniscient), hide_index=True)
+    st.dataframe(seats_table(opened, view.ply, omniscient), hide_index=True)
 with list_column:
     move_list(timeline, ply, review, key=f"replay_moves_{opened.game_id}_{ply}")
     st.download_button(
@@ -429,5 +385,5 @@ with list_column:
 
 st.subheader("Gold over the game")
 st.vega_lite_chart(gold_at(timeline.gold_frame, ply), specs["gold"], key="replay_gold")
-epoch_scoring(opened, ply)
+scoring(opened, ply)
 evaluation(opened, ply, review)

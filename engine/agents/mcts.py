@@ -36,12 +36,13 @@ _FIRST_IN_ORDER = float("inf")
 class Node:
     """Statistics of one action sequence, summed over every sample that reached it."""
 
-    __slots__ = ("children", "visits", "totals", "candidates", "always_open")
+    __slots__ = ("children", "visits", "totals", "gold", "candidates", "always_open")
 
     def __init__(self, players: int) -> None:
         self.children: dict[int, Node] = {}
         self.visits = 0
         self.totals = [0.0] * players
+        self.gold = 0.0  # a root child's sum of the searching seat's leaf gold
         self.candidates: list[int] | None = None
         self.always_open = 1  # candidates open from the first visit on
 
@@ -54,6 +55,7 @@ class SearchResult:
     win_shares: tuple[float, ...]  # expected win_share of every seat at the root
     visits: dict[int, int]  # root action -> iterations through it
     values: dict[int, float]  # root action -> expected win_share of `seat` after it
+    gold: dict[int, float]  # root action -> expected gold of `seat` after it (`leaf_gold`)
 
     @property
     def best_action(self) -> int:
@@ -126,20 +128,25 @@ def _search(
         forced = [a for a in include if a in legal and a != order[0]]
         root.candidates = order[:1] + forced + [a for a in order[1:] if a not in forced]
         root.always_open = 1 + len(forced)
+    seat = root_state.current_player()
     for _ in range(iterations):
         state = sample(rng)
         path = _descend(root, state, epoch, players, rng)
-        reward = expected_win_shares(state, game)
+        gold = leaf_gold(state)
+        reward = expected_win_shares(state, game, gold)
         for node in path:
             node.visits += 1
             totals = node.totals
-            for seat in range(players):
-                totals[seat] += reward[seat]
-    seat = root_state.current_player()
-    visits = {a: child.visits for a, child in root.children.items()}
-    values = {a: child.totals[seat] / child.visits for a, child in root.children.items()}
+            for each in range(players):
+                totals[each] += reward[each]
+        if root_position is not None and len(path) > 1:
+            path[1].gold += gold[seat]
+    children = root.children.items()
+    visits = {a: child.visits for a, child in children}
+    values = {a: child.totals[seat] / child.visits for a, child in children}
+    gold_after = {a: child.gold / child.visits for a, child in children}
     shares = tuple(t / root.visits for t in root.totals) if root.visits else ()
-    return SearchResult(seat, shares, visits, values)
+    return SearchResult(seat, shares, visits, values, gold_after)
 
 
 def _descend(root: Node, state: State, epoch: int, players: int, rng: random.Random) -> list[Node]:
@@ -207,13 +214,21 @@ def _sample_chance(state: State, rng: random.Random) -> int:
     return outcomes[-1][0]
 
 
-def expected_win_shares(state: State, game: Game) -> list[float]:
-    """Each seat's win_share if the game is over, else its expectation from gold and castles."""
-    rules = game.rules
-    gold = state.gold
-    over = state.phase == OVER
+def leaf_gold(state: State) -> list[float]:
+    """Each seat's gold at a leaf: as it stands, plus mid-epoch the outlook of its castles."""
     if state.phase in (TURN, DRAWN, PLACE):
-        gold = projected_gold(Position.from_state(state))
+        return projected_gold(Position.from_state(state))
+    return [float(g) for g in state.gold]
+
+
+def expected_win_shares(
+    state: State, game: Game, gold: Sequence[float] | None = None
+) -> list[float]:
+    """Each seat's win_share if the game is over, else its expectation from gold and castles
+    (`gold`: the state's `leaf_gold`, when already known)."""
+    rules = game.rules
+    gold = leaf_gold(state) if gold is None else gold
+    over = state.phase == OVER
     if over and (rules.last_castle or state.epoch >= rules.epochs):
         best = max(gold)
         winners = [seat for seat, g in enumerate(gold) if g == best]

@@ -3,9 +3,20 @@
 from __future__ import annotations
 
 import pytest
+from playwright.sync_api import expect
 
+from dashboard.recording import Recording
+from data.drafts import delete_draft, load_draft, new_draft_id, save_draft
 from data.reader import connect, execute
-from tests.dashboard.browser import CHART, PAGES, chromium, dashboard_server, open_page
+from tests.dashboard.browser import (
+    CHART,
+    PAGES,
+    board_cell_point,
+    chromium,
+    dashboard_server,
+    open_page,
+    wait_for_script,
+)
 
 pytestmark = pytest.mark.slow
 
@@ -58,3 +69,31 @@ def test_a_heatmap_example_opens_its_replay_in_the_same_tab(lake):
         page.wait_for_function("() => window.location.pathname.endsWith('/replay')", timeout=60_000)
         assert f"game={first['game_id']}" in page.url and f"ply={first['ply']}" in page.url
         assert len(page.context.pages) == 1, "the replay opens in the same tab"
+
+
+def test_record_a_move_by_palette_board_click_and_enter(lake):
+    """A castle from the palette, a click on c2: the cell is only chosen; Enter records it."""
+    draft_id = new_draft_id()
+    save_draft(lake, draft_id, 0, Recording.new("kingdoms-2011", ["Mia", "Noa"], 0).text())
+
+    def moves() -> list:
+        return Recording.from_text(load_draft(lake, draft_id).record, 0).moves
+
+    try:
+        with dashboard_server(lake.root) as url, chromium() as browser:
+            page = open_page(browser, url, f"record?draft={draft_id}", timeout_ms=120_000)
+            page.get_by_role("button", name="1 ×4").click()
+            wait_for_script(page)
+            page.mouse.click(*board_cell_point(page, CHART, "c2"))
+            cell_box = page.locator('[data-testid="stSelectbox"]').filter(has_text="Cell")
+            expect(cell_box.locator("input").first).to_have_value("c2", timeout=30_000)
+            wait_for_script(page)
+            assert moves() == []  # a click chooses the cell, it does not play
+            expect(page.get_by_role("button", name="Play Shortcut Enter")).to_be_enabled()
+            page.keyboard.press("Enter")
+            expect(page.get_by_text("A C1 c2 recorded.")).to_be_visible(timeout=30_000)
+            assert [(m.seat, m.move.rank, m.move.cell) for m in moves()] == [(0, 1, 8)]
+            # B's move starts with nothing chosen.
+            expect(page.get_by_text("Choose an action first.").first).to_be_visible(timeout=30_000)
+    finally:
+        delete_draft(lake, draft_id)

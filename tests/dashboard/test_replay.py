@@ -2,14 +2,18 @@
 
 from __future__ import annotations
 
+import polars as pl
+import pyarrow as pa
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from dashboard.review import DEFAULT_BUDGET, DEFAULT_SEED
+from dashboard.review import DEFAULT_BUDGET, DEFAULT_SEED, review_game
 from dashboard.timeline import Timeline
 from data.lake import Lake
 from data.reader import connect, execute
-from data.reviews import load_review
+from data.reviews import load_review, save_review
+from engine import pieces
+from engine.evaluate import WIN_SHARE_PER_GOLD
 from engine.rules import rule_set
 from engine.state import Game
 from tests.lakes import APP_PAGES, scratch_lake
@@ -38,6 +42,24 @@ def game(lake: Lake) -> tuple[int, Timeline]:
     return game_id, Timeline(Game(stored["players"], rules), list(stored["actions"]))
 
 
+def _timeline(lake: Lake, game_id: int) -> Timeline:
+    stored = execute(connect(lake), "game_record", {"game_id": game_id}).row(0, named=True)
+    rules = rule_set(stored["edition"], stored["variant"])
+    return Timeline(Game(stored["players"], rules), list(stored["actions"]))
+
+
+@pytest.fixture(scope="module")
+def reviewed(lake: Lake) -> tuple[int, Timeline, pl.DataFrame]:
+    """A simulated 2-player game reviewed by the engine as the page would (its default budget
+    and seed), the review kept in the lake."""
+    con = connect(lake)
+    game_id = execute(con, "SELECT min(game_id) AS g FROM games WHERE players = 2")["g"][0]
+    timeline = _timeline(lake, game_id)
+    review = review_game(timeline, DEFAULT_BUDGET, DEFAULT_SEED)
+    save_review(lake, game_id, DEFAULT_BUDGET, DEFAULT_SEED, review)
+    return game_id, timeline, review
+
+
 def _open(game_id: int, ply: int | str) -> AppTest:
     app = AppTest.from_file(PAGE, default_timeout=60)
     app.query_params["game"] = str(game_id)
@@ -57,6 +79,11 @@ def _board(app: AppTest) -> str:
 def _board_rows(app: AppTest) -> bytes:
     """The board chart's cells, as the page sends them (Arrow)."""
     return app.get("vega_lite_chart")[0].proto.data.data
+
+
+def _board_cells(app: AppTest) -> pl.DataFrame:
+    """The board chart's cells as a frame (cell, token, last, best, …)."""
+    return pl.from_arrow(pa.ipc.open_stream(_board_rows(app)).read_all())
 
 
 def test_open_a_game_by_url_at_a_ply(game: tuple[int, Timeline]) -> None:
@@ -119,3 +146,72 @@ def test_review_then_jump_to_a_costly_move(lake: Lake, game: tuple[int, Timeline
     ply = int(str(target).split()[1]) if not str(target).isdigit() else int(target)
     assert app.slider(key="replay_slider").value == ply
     assert "loses" in app.markdown[0].value or "best" in app.markdown[0].value
+
+
+def _judged(row: dict) -> float:
+    """The loss a class comes from (engine.evaluate): gold weighed as win_share once decided."""
+    return row["gold_loss"] * WIN_SHARE_PER_GOLD if row["decided"] else row["loss"]
+
+
+def test_jump_list_goes_from_the_costliest_move_down_with_units(reviewed) -> None:
+    game_id, _, review = reviewed
+    flagged = [
+        r
+        for r in review.iter_rows(named=True)
+        if r["quality"] in ("inaccuracy", "mistake", "blunder")
+    ]
+    assert flagged, "the reviewed game has no costly move to list"
+    expected = [r["ply"] for r in sorted(flagged, key=lambda r: (-_judged(r), r["ply"]))]
+    app = _open(game_id, 0)
+    labels = app.selectbox(key="replay_jump").options[1:]
+    assert [int(label.split()[1]) for label in labels] == expected
+    first = next(r for r in flagged if r["ply"] == expected[0])
+    assert (
+        f"loses {100 * first['loss']:.1f} win-share points and {first['gold_loss']:.1f} gold"
+        in (labels[0])
+    )
+
+
+def test_a_flagged_move_shows_the_position_before_it_and_the_alternative(reviewed) -> None:
+    game_id, timeline, review = reviewed
+    row = next(
+        r
+        for r in review.iter_rows(named=True)
+        if r["quality"] in ("inaccuracy", "mistake", "blunder") and r["best_cell"] is not None
+    )
+    ply = row["ply"]
+    app = _open(game_id, ply)
+    cells = _board_cells(app)
+    before = [pieces.piece_token(p) for p in timeline.positions[ply - 1].board]
+    assert cells["token"].to_list() == before
+    assert cells.filter(pl.col("best"))["cell"].to_list() == [row["best_cell"]]
+    played = timeline.geometry.cell_name(timeline.moves[ply - 1].move.cell)
+    assert cells.filter(pl.col("last"))["cell"].to_list() == [played]
+    assert any(f"Before move {ply}" in c.value for c in app.caption)
+    assert _gold(app) == list(timeline.positions[ply - 1].gold)  # the seats as on the board
+    to_move = app.dataframe[0].value["to move"].tolist()
+    assert to_move.index("●") == timeline.moves[ply - 1].seat
+
+
+def test_no_alternative_is_drawn_on_a_full_board(reviewed) -> None:
+    game_id, timeline, review = reviewed
+    end = timeline.epoch_end_plies()[0]
+    assert review.filter(pl.col("ply") == end + 1)["best_cell"][0] is not None
+    cells = _board_cells(_open(game_id, end))
+    assert cells.filter(pl.col("token") == ".")["cell"].to_list() == []
+    assert not cells["best"].any()
+
+
+def test_the_first_player_is_named_by_seat_and_name(lake: Lake) -> None:
+    con = connect(lake)
+    recorded = execute(con, "SELECT min(game_id) AS g FROM games WHERE source = 'recorded'")
+    game_id = recorded["g"][0]
+    stored = execute(con, "game_record", {"game_id": game_id}).row(0, named=True)
+    first = _timeline(lake, game_id).positions[0].to_move
+    letter, name = "ABCD"[first], stored["seat_players"][first]
+    app = _open(game_id, 0)
+    assert f"**Start of the game.** {letter} {name} moves first." == app.markdown[0].value
+    simulated = execute(con, "SELECT min(game_id) AS g FROM games WHERE source = 'simulated'")
+    opening = _open(simulated["g"][0], 0).markdown[0].value
+    assert "moves first (played by the random agent)" in opening
+    assert not opening.startswith("**Start of the game.** random")

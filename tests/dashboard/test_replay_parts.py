@@ -1,4 +1,4 @@
-"""The replay viewer's parts without Streamlit: timeline, board frame, charts, comments."""
+"""The Replay and Record pages' parts without Streamlit: timeline, boards, charts, comments."""
 
 from __future__ import annotations
 
@@ -7,8 +7,9 @@ import random
 import polars as pl
 
 from dashboard.board_chart import board_chart, board_frame
+from dashboard.record_charts import clickable_board, clicked_cell
 from dashboard.replay_charts import gold_at, gold_chart, selected_ply, spec_without_rows
-from dashboard.review import best_label, with_review_comments
+from dashboard.review import best_label, costly_moves, first_mover, with_review_comments
 from dashboard.timeline import Timeline
 from engine import pieces
 from engine.playout import random_playout
@@ -87,3 +88,47 @@ def test_best_labels_and_review_comments() -> None:
     )
     commented = with_review_comments(text, review)
     assert "; best" in commented and "; blunder, loses 0.30; best C4 a1" in commented
+
+
+def _row(ply: int, quality: str, loss: float, gold_loss: float, decided: bool) -> dict:
+    return {
+        "ply": ply,
+        "seat": "A",
+        "move": "C1 a1",
+        "quality": quality,
+        "loss": loss,
+        "gold_loss": gold_loss,
+        "decided": decided,
+    }
+
+
+def test_costly_moves_go_largest_judged_loss_first() -> None:
+    review = pl.DataFrame(
+        [
+            _row(3, "inaccuracy", 0.08, 4.0, False),
+            _row(9, "good", 0.04, 1.0, False),  # not costly: left out
+            _row(20, "mistake", 0.0, 15.0, True),  # decided: 15 gold weighs 0.15
+            _row(31, "blunder", 0.25, 2.0, False),
+        ]
+    )
+    listed = costly_moves(review)
+    assert [ply for ply, _ in listed] == [31, 20, 3]
+    assert listed[0][1] == ("ply 31 · A C1 a1 · blunder: loses 25.0 win-share points and 2.0 gold")
+    assert listed[1][1].endswith("and 15.0 gold (game decided: judged by gold)")
+
+
+def test_the_first_mover_is_named_by_seat_not_by_agent() -> None:
+    assert first_mover("A", "Mia", None) == "A Mia moves first"
+    assert (
+        first_mover("B", "mcts-300", "mcts-300") == "B moves first (played by the mcts-300 agent)"
+    )
+
+
+def test_the_record_board_marks_the_chosen_cell_and_reads_a_click() -> None:
+    frame = board_frame([0] * 30, Game(2).geometry, "kingdoms-2011")
+    spec = clickable_board(frame, "c2").to_dict()
+    assert [p["name"] for p in spec["params"]] == ["cell"]
+    rows = spec["datasets"][spec["data"]["name"]]
+    assert [row["cell"] for row in rows if row["chosen"]] == ["c2"]
+    assert clicked_cell({"selection": {"cell": [{"cell": "d4"}]}}) == "d4"
+    assert clicked_cell({"selection": {"cell": []}}) is None

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import polars as pl
+import pyarrow.parquet as pq
 import pytest
 
 from data.drafts import DraftError, delete_draft, list_drafts, load_draft, new_draft_id, save_draft
@@ -45,6 +46,8 @@ def test_review_round_trip(tmp_path) -> None:
             "best_cell": ["b2", "a1"],
             "best_value": [0.5, 0.7],
             "loss": [0.0, 0.15],
+            "gold_loss": [0.0, 9.5],
+            "decided": [False, False],
             "quality": ["best", "mistake"],
         }
     )
@@ -52,4 +55,10 @@ def test_review_round_trip(tmp_path) -> None:
     loaded = load_review(lake, 7, 400, 1)
     assert loaded.columns == SCHEMA.names
     assert loaded["quality"].to_list() == ["best", "mistake"]
+    assert loaded["gold_loss"].to_list() == [0.0, 9.5]
     assert load_review(lake, 7, 400, 2) is None
+    # A review stored before the gold columns existed is made again, not misread.
+    save_review(lake, 8, 400, 1, review)
+    path = next((tmp_path / "reviews" / "game_id=8").glob("*.parquet"))
+    pq.write_table(pq.read_table(path).drop_columns(["gold_loss", "decided"]), path)
+    assert load_review(lake, 8, 400, 1) is None

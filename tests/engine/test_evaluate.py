@@ -12,7 +12,13 @@ from engine import pieces
 from engine.agents import make_agent, play_game
 from engine.cli_support import BadInput
 from engine.commands import review as review_command
-from engine.evaluate import classify, evaluate, review_game
+from engine.evaluate import (
+    WIN_SHARE_PER_GOLD,
+    classify,
+    evaluate,
+    is_decided,
+    review_game,
+)
 from engine.record import record_from_state, write_record
 from engine.state import PLACE, Game, State
 
@@ -97,8 +103,30 @@ def test_review_judges_every_turn() -> None:
         "mistake",
         "blunder",
     }
-    assert all(r.loss >= 0 for r in reviews)
+    assert all(r.loss >= 0 and r.gold_loss >= 0 for r in reviews)
     assert all((r.best is None) == (r.quality == "best") for r in reviews)
+
+
+def test_a_decided_game_is_judged_by_the_gold_each_move_loses() -> None:
+    """greedy against random (500 gold to 72): settled within the first epoch, after which
+    win_share losses are about nothing and the class follows the gold given up."""
+    state = _finished_game()
+    reviews = review_game(state.game, state.history, budget=10, seed=1)
+    late = reviews[15:]
+    assert all(r.decided == is_decided(r.win_share_before) for r in reviews)
+    assert sum(r.decided for r in late) > 0.9 * len(late)
+    for r in late:
+        if r.decided:
+            assert r.quality == classify(r.gold_loss * WIN_SHARE_PER_GOLD, r.best is None)
+    assert any(r.quality in ("inaccuracy", "mistake", "blunder") for r in late if r.decided)
+
+
+@pytest.mark.parametrize(
+    ("win_share", "decided"),
+    [(0.0, True), (0.02, True), (0.03, False), (0.97, False), (0.98, True)],
+)
+def test_decided_means_within_two_points_of_zero_or_one(win_share: float, decided: bool) -> None:
+    assert is_decided(win_share) == decided
 
 
 def _review_args(path: Path, **overrides: object) -> argparse.Namespace:
