@@ -25,9 +25,9 @@ def random_playout(state: State, rng: random.Random, record: bool = False) -> li
     rand = rng.random
     cells = state.cells
     history = state.history if record else None
-    # the action ids recorded (as State.apply_action reads them), worked out once
-    start_base, place_base, draw, pass_ = 4 * cells, 5 * cells, 6 * cells, 6 * cells + 1
-    no_luck_base = 6 * cells + 2
+    codes = state.codes
+    start_base, place_base = codes.start(0), codes.place_drawn(0)
+    draw, pass_, no_luck_base = codes.draw, codes.pass_, codes.choose(0)
     castles_left = state.castles_left
     place = state.place
     end_turn = state.end_turn
@@ -66,7 +66,7 @@ def random_playout(state: State, rng: random.Random, record: bool = False) -> li
                         state.last_castle_placed = True
                     piece = pieces.CASTLE_BASE + 4 * seat + rank
                     if history is not None:
-                        history.append(rank * cells + cell)
+                        history.append(codes.castle(rank + 1, cell))
                 elif start and kind == kinds - 1:
                     start_tiles[seat] = 0
                     piece = start
