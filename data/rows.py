@@ -21,9 +21,9 @@ import numpy as np
 import pyarrow as pa
 
 from data.schema import ENGINE_VERSION, KINDS, TABLE_SCHEMAS, VALUE_OFFSET
-from data.scoring_arrays import SEATS, BoardScores, score_boards
 from engine import pieces
 from engine.actions import Block
+from engine.kernel.batch import SEATS, BoardScores, score_boards
 from engine.rules import RuleSet
 from engine.state import DEAL, PLACE, TURN, Game
 

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import random
-
 import pytest
 from streamlit.testing.v1 import AppTest
 
@@ -13,7 +11,7 @@ from data.drafts import list_drafts
 from data.lake import Lake
 from data.reader import connect, execute
 from engine.moves import CASTLE, Move
-from engine.playout import random_playout
+from engine.playout import random_game
 from engine.state import Game
 from engine.turns import Turn, walk
 from tests.lakes import APP_PAGES, RECORDS, scratch_lake
@@ -33,8 +31,7 @@ def use_lake(lake: Lake, monkeypatch: pytest.MonkeyPatch) -> None:
 
 def _turns(seed: int) -> list[Turn]:
     game = Game(2)
-    state = game.new_initial_state()
-    random_playout(state, random.Random(seed), record=True)
+    state = random_game(game, seed)
     return [t for t in walk(game, state.history) if isinstance(t, Turn)]
 
 
