@@ -145,12 +145,12 @@ def after_deal(state, rules) -> None:
         s[PHASE] = TURN
 
 
-@numba.njit(cache=True, inline="always")
+@numba.njit(cache=True)
 def castles_left(state, seat: int) -> int:
     return state.castles[seat].sum()
 
 
-@numba.njit(cache=True, inline="always")
+@numba.njit(cache=True)
 def can_act(state, seat: int) -> bool:
     """Whether the seat has anything to do but pass."""
     s = state.scalars
@@ -159,7 +159,7 @@ def can_act(state, seat: int) -> bool:
     )
 
 
-@numba.njit(cache=True, inline="always")
+@numba.njit(cache=True)
 def nobody_can_act(state, rules) -> bool:
     """An epoch in which nobody can act ends at once (possible only in last-castle)."""
     for seat in range(rules.params[PLAYERS]):
@@ -174,7 +174,7 @@ def end_epoch_if_stuck(state, rules) -> None:
         end_epoch(state, rules)
 
 
-@numba.njit(cache=True, inline="always")
+@numba.njit(cache=True)
 def epoch_is_over(state, rules) -> bool:
     """The board is full, or nobody has anything left to place."""
     s = state.scalars
@@ -197,7 +197,7 @@ def end_turn(state, rules) -> None:
         s[PHASE] = TURN
 
 
-@numba.njit(cache=True, inline="always")
+@numba.njit(cache=True)
 def richest_first(state, rules) -> int:
     """Most gold moves first; a tie goes to the earliest in the last epoch's turn order."""
     players = rules.params[PLAYERS]
@@ -261,7 +261,7 @@ def place(state, rules, cell: int, piece: int) -> None:
             state.gold[seat] += gained[seat]
 
 
-@numba.njit(cache=True, inline="always")
+@numba.njit(cache=True)
 def action_block(rules, action: int) -> int:
     """The action block (engine/actions.py's Block) an action id lies in, -1 for none."""
     ids = rules.actions

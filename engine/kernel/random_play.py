@@ -93,7 +93,7 @@ def seed_stream(stream, start, seed) -> None:
     stream[_N] = _U(_N)
 
 
-@numba.njit(cache=True, inline="always")
+@numba.njit(cache=True)
 def _next_word(stream):
     mt = stream
     if stream[_N] >= _U(_N):
@@ -111,7 +111,7 @@ def _next_word(stream):
     return y & _WORD
 
 
-@numba.njit(cache=True, inline="always")
+@numba.njit(cache=True)
 def random_float(stream) -> float:
     """The next float in [0, 1), as CPython's `random.random()`."""
     a = float(_next_word(stream) >> _U(5))
@@ -119,13 +119,13 @@ def random_float(stream) -> float:
     return (a * 67108864.0 + b) * (1.0 / 9007199254740992.0)
 
 
-@numba.njit(cache=True, inline="always")
+@numba.njit(cache=True)
 def _pick(stream, n: int) -> int:
     """A uniform index below n, as `int(random() * n)`."""
     return int(random_float(stream) * n)
 
 
-@numba.njit(cache=True, inline="always")
+@numba.njit(cache=True)
 def _take(stream, items, count: int) -> tuple[int, int]:
     """Remove a uniformly random one of the first `count` items (the last moves into its
     place); return it and the new count."""
