@@ -3,7 +3,6 @@ writing, warm query latencies on a lake of at least 10 million moves, fetch by i
 
 from __future__ import annotations
 
-import random
 import shutil
 import statistics
 import tempfile
@@ -14,8 +13,8 @@ from pathlib import Path
 from data.aggregates import all_tables
 from data.lake import Lake, LakeVersionError, write_table
 from data.reader import connect, execute, query_names, query_parameters
-from data.simulate import DEFAULT_BATCH, Plan, play_game, simulate, workers_count
-from engine.playout import random_playout
+from data.simulate import DEFAULT_BATCH, Plan, play_games, simulate, workers_count
+from engine.playout import random_games
 from engine.rules import rule_set
 from engine.state import Game
 
@@ -26,12 +25,12 @@ BENCH_GAMES = 145_000  # about 10.4 million moves with player counts 2, 3, 4 cyc
 
 
 def _bare_rate(games: int) -> float:
-    """Games per second of the engine's random playout, nothing recorded or stored."""
+    """Games per second of the kernel's random games (player counts 2, 3, 4 in turn, as
+    `simulate` plays them), nothing stored."""
     rules = rule_set()
     start = time.perf_counter()
-    for index in range(games):
-        state = Game(2 + index % 3, rules).new_initial_state()
-        random_playout(state, random.Random(index))
+    for players in (2, 3, 4):
+        random_games(Game(players, rules), range(players - 2, games, 3))
     return games / (time.perf_counter() - start)
 
 
@@ -48,7 +47,7 @@ def _write_rate() -> float:
     from data.rows import build_tables
 
     plan = Plan(DEFAULT_BATCH, seed=12)
-    tables = build_tables([play_game(plan, i) for i in range(plan.games)], datetime.now(UTC))
+    tables = build_tables(play_games(plan, 0, plan.games), datetime.now(UTC))
     rows = sum(t.num_rows for t in tables.values())
     with tempfile.TemporaryDirectory() as folder:
         start = time.perf_counter()

@@ -17,6 +17,7 @@ import threading
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from pathlib import Path
 
 import duckdb
 import polars as pl
@@ -107,19 +108,20 @@ def console_connection(lake: Lake) -> duckdb.DuckDBPyConnection:
     """A sealed in-memory connection whose views (the lake's, same names and columns) read
     the lake's committed files through Arrow datasets it was handed."""
     con = duckdb.connect(":memory:", config=SEALED)
+    files = lake.table_files()  # a damaged file is named here, before any query runs
     for name in TABLES:
-        con.register(f"_stored_{name}", _dataset(lake, name, TABLE_SCHEMAS[name]))
+        con.register(f"_stored_{name}", _dataset(lake, name, files[name], TABLE_SCHEMAS[name]))
     for statement in game_view_statements({name: f"_stored_{name}" for name in TABLES}):
         con.execute(statement)
     for name, schema in aggregate_schemas().items():
-        con.register(name, _dataset(lake, name, schema))
+        con.register(name, _dataset(lake, name, files[name], schema))
     return con
 
 
-def _dataset(lake: Lake, table: str, schema: pa.Schema) -> ds.Dataset:
+def _dataset(lake: Lake, table: str, files: list[Path], schema: pa.Schema) -> ds.Dataset:
     """One table's committed files, with the partition columns of their folders."""
     return ds.dataset(
-        [str(path) for path in lake.files(table)],
+        [str(path) for path in files],
         schema=pa.unify_schemas([schema, _PARTITIONS]),
         format="parquet",
         partitioning=ds.partitioning(_PARTITIONS, flavor="hive"),

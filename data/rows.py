@@ -21,8 +21,9 @@ import numpy as np
 import pyarrow as pa
 
 from data.schema import ENGINE_VERSION, KINDS, TABLE_SCHEMAS, VALUE_OFFSET
-from data.scoring_arrays import SEATS, BoardScores, score_boards
 from engine import pieces
+from engine.actions import Block
+from engine.kernel.batch import SEATS, BoardScores, score_boards
 from engine.rules import RuleSet
 from engine.state import DEAL, PLACE, TURN, Game
 
@@ -145,6 +146,7 @@ def _read_fast(
         np.array([[g.players, g.rules.cells, g.rules.epochs, g.rules.no_luck,
                    g.players if g.rules.starting_tiles else 0] for g in shapes]),
         np.array([g.castle_counts for g in shapes]), np.array([g.full_supply for g in shapes]),
+        np.array([g.codes.first_ids() for g in shapes], dtype=np.int64),
     )  # fmt: skip
     turns = Turns(*columns)
     turns.game = indexes[turns.game]
@@ -152,10 +154,11 @@ def _read_fast(
 
 
 @numba.njit(cache=True)
-def _read_turns(history, offsets, gold, setup, shape, castle_counts, full_supply):
+def _read_turns(history, offsets, gold, setup, shape, castle_counts, full_supply, first_ids):
     """Walk each game's actions the way the engine plays them when every epoch fills the
     board. Game g follows `shape[setup[g]]`: (players, cells, epochs, no-luck, deals per epoch)
-    with its castles and tile supply; per epoch come the deals, in epoch 1 the first seat
+    with its castles, tile supply and action blocks (ActionCodes.first_ids); per epoch come the
+    deals, in epoch 1 the first seat
     (later the richest, ties to the earliest in the last turn order), then turns clockwise
     until no cell is empty.
 
@@ -163,7 +166,7 @@ def _read_turns(history, offsets, gold, setup, shape, castle_counts, full_supply
     ranks in stock + an unplayed starting tile), plus the tiles that can be drawn (one draw, or
     in no-luck one per kind left), 1 for a pass; for a draw, the most of that and the empty cells
     where the tile can go. Rank-1 castles come back after every epoch. (Cached on disk, keyed
-    on this file: the piece and kind codes are compiled in, as in data/scoring_arrays.py.)"""
+    on this file: the piece, kind and action block codes are compiled in.)"""
     size = len(history)  # more than the turns: the columns are cut to length at the end
     game = np.empty(size, dtype=np.int64)  # the types of TURN_TYPES
     ply, legal, gold_before = np.empty((3, size), dtype=np.int16)
@@ -175,6 +178,7 @@ def _read_turns(history, offsets, gold, setup, shape, castle_counts, full_supply
     count = 0
     for g in range(len(offsets) - 1):
         players, cells, epochs, no_luck, dealt = shape[setup[g]]
+        first_id = first_ids[setup[g]]
         i = offsets[g]
         stock[:, :] = castle_counts[setup[g]]
         first = 0
@@ -216,19 +220,24 @@ def _read_turns(history, offsets, gold, setup, shape, castle_counts, full_supply
                 ply[count] = count - game_start + 1
                 legal[count] = max(empty * options + draws, 1)
                 gold_before[count] = gold[g, e, s]
-                if a < 4 * cells:
-                    kind[count], cell[count] = CASTLE, a % cells
-                    piece[count] = pieces.CASTLE_BASE + 4 * s + a // cells
-                    stock[s, a // cells] -= 1
-                elif a < 5 * cells:
-                    kind[count], cell[count], piece[count] = START, a - 4 * cells, deals[g, e, s]
+                block = 0  # the last block starting at or before the action
+                while first_id[block + 1] <= a:
+                    block += 1
+                at = a - first_id[block]
+                if block <= Block.CASTLE_4:
+                    kind[count], cell[count] = CASTLE, at
+                    piece[count] = pieces.CASTLE_BASE + 4 * s + block
+                    stock[s, block] -= 1
+                elif block == Block.START:
+                    kind[count], cell[count], piece[count] = START, at, deals[g, e, s]
                     started[s] = True
-                elif a == 6 * cells + 1:
+                elif block == Block.PASS:
                     kind[count], cell[count], piece[count] = PASS, -1, 0
                 else:  # a draw: (no-luck: the chosen tile) or the draw, the tile, then its cell
-                    tile = a - 6 * cells - 2 if no_luck else history[i]
+                    tile = at if no_luck else history[i]
                     i += 0 if no_luck else 1
-                    kind[count], cell[count], piece[count] = DRAW, history[i] - 5 * cells, tile
+                    kind[count], piece[count] = DRAW, tile
+                    cell[count] = history[i] - first_id[Block.PLACE]
                     legal[count] = max(legal[count], empty)  # where the tile goes: any empty cell
                     i += 1
                     supply[tile] -= 1
@@ -248,7 +257,7 @@ def replay_turns(game: PlayedGame) -> tuple[list[tuple[int, ...]], list[int]]:
     piece, legal actions (the most at one of the turn's decisions), gold_before) each,
     and the starting tiles dealt in order."""
     state = Game(game.players, game.rules).new_initial_state()
-    n = state.cells
+    decode = state.codes.decode
     turns, deals = [], []
     epoch, turn, pending = 0, 0, None
     for action in game.actions:
@@ -261,13 +270,14 @@ def replay_turns(game: PlayedGame) -> tuple[list[tuple[int, ...]], list[int]]:
                 epoch, turn = state.epoch, 0
             turn += 1
             legal, gold = len(state.legal_actions()), state.gold[seat]
-            if action < 4 * n:
-                row = (CASTLE, action % n, pieces.castle(seat, action // n + 1))
+            block, cell = decode(action)
+            if rank := state.codes.castle_rank(block):
+                row = (CASTLE, cell, pieces.castle(seat, rank))
                 turns.append((epoch, turn, seat, *row, legal, gold))
-            elif action < 5 * n:
-                row = (START, action - 4 * n, state.start_tiles[seat])
+            elif block == Block.START:
+                row = (START, cell, state.start_tiles[seat])
                 turns.append((epoch, turn, seat, *row, legal, gold))
-            elif action == 6 * n + 1:
+            elif block == Block.PASS:
                 turns.append((epoch, turn, seat, PASS, -1, 0, legal, gold))
             else:
                 pending = (epoch, turn, seat, legal, gold)
@@ -275,7 +285,7 @@ def replay_turns(game: PlayedGame) -> tuple[list[tuple[int, ...]], list[int]]:
             assert pending is not None
             e, t, seat, legal, gold = pending
             legal = max(legal, len(state.legal_actions()))  # where the drawn tile may go
-            row = (DRAW, action - 5 * n, state.pending_tile, legal, gold)
+            row = (DRAW, decode(action)[1], state.pending_tile, legal, gold)
             turns.append((e, t, seat, *row))
         state.apply_action(action)
     return turns, deals

@@ -11,7 +11,6 @@ import ctypes
 import gc
 import multiprocessing
 import os
-import random
 import signal
 import threading
 from collections.abc import Iterable, Iterator, Sequence
@@ -28,7 +27,7 @@ from data.rows import PlayedGame, build_tables
 from engine.agents import UnknownAgentError, make_agent
 from engine.agents import play_game as play_agents
 from engine.cli_support import BadInput
-from engine.playout import random_playout
+from engine.playout import random_games
 from engine.rules import RuleSet
 from engine.state import Game
 from engine.tokens import parse_int
@@ -69,15 +68,39 @@ class Plan:
 
 def play_game(plan: Plan, index: int) -> PlayedGame:
     """Play game `index` of the plan."""
-    players, agents, all_random = plan.seating(index)
-    seed = plan.seed * SEED_STRIDE + index
-    if all_random:
-        state = Game(players, plan.rules).new_initial_state()
-        random_playout(state, random.Random(seed), record=True)
-    else:
+    return play_games(plan, index, index + 1)[0]
+
+
+def _game_seed(plan: Plan, index: int) -> int:
+    return plan.seed * SEED_STRIDE + index
+
+
+def play_games(plan: Plan, start: int, stop: int) -> list[PlayedGame]:
+    """Play games [start, stop) of the plan; those of random agents only are played by the
+    compiled kernel, all of a player count at once."""
+    games: dict[int, PlayedGame] = {}
+    all_random: dict[int, list[int]] = {}  # player count -> game indexes
+    for index in range(start, stop):
+        players, agents, random_only = plan.seating(index)
+        if random_only:
+            all_random.setdefault(players, []).append(index)
+            continue
+        seed = _game_seed(plan, index)
         seated = [make_agent(name, f"{seed}:{seat}") for seat, name in enumerate(agents)]
         state = play_agents(Game(players, plan.rules), seated, seed)
-    return PlayedGame(players, plan.rules, state.history, state.epoch_gains, agents, agents, seed)
+        games[index] = PlayedGame(
+            players, plan.rules, state.history, state.epoch_gains, agents, agents, seed
+        )
+    for players, indexes in all_random.items():
+        seeds = [_game_seed(plan, index) for index in indexes]
+        played = random_games(Game(players, plan.rules), seeds)
+        agents = plan.seating(indexes[0])[1]
+        for k, (index, seed) in enumerate(zip(indexes, seeds, strict=True)):
+            gains = played.epoch_gains(k, players)
+            games[index] = PlayedGame(
+                players, plan.rules, played.history(k), gains, agents, agents, seed
+            )
+    return [games[index] for index in range(start, stop)]
 
 
 def check_agents(agents: Sequence[str]) -> None:
@@ -140,7 +163,7 @@ def play_batch(lake_root: str, run: str, plan: Plan, start: int, stop: int) -> t
 
 
 def _stage_games(lake_root: str, run: str, plan: Plan, start: int, stop: int) -> str:
-    games = [play_game(plan, i) for i in range(start, stop)]
+    games = play_games(plan, start, stop)
     fresh = [g for g in games if g.game_id not in _EXISTING]
     if not fresh:
         return ""

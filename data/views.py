@@ -18,6 +18,7 @@ from data.aggregates import aggregate_names
 from data.lake import PART
 from data.schema import CELL_NAMES, KINDS, PIECE_TOKENS, TABLES, VALUE_OFFSET
 from engine import pieces, stats
+from engine.actions import action_codes
 
 # A stored turn's columns, its codes named (the lists in braces, from data/schema.py), with what
 # follows from it: the select list of every view over `moves` (castle and tile views filter the
@@ -32,8 +33,7 @@ DECODED_MOVES = """
        {tokens}[m.piece + 1] AS piece,
        CASE WHEN m.kind = 0 THEN CAST((m.piece - 32) % 4 + 1 AS TINYINT) END AS castle_rank,
        CASE WHEN m.kind IN (1, 2) THEN CAST({values}[m.piece + 1] AS TINYINT) END AS tile_value,
-       CAST(CASE m.kind WHEN 0 THEN (m.piece - 32) % 4 * 30 WHEN 1 THEN 150 WHEN 2 THEN 120
-                        ELSE 182 END + CAST(m.cell AS SMALLINT) AS SMALLINT) AS action,
+       CAST(turn_action(m.kind, m.piece, m.cell) AS SMALLINT) AS action,
        legal_actions, gold_before,
        CASE WHEN m.kind = 0 THEN CAST(value_c AS TINYINT) END AS effective_rank,
        CASE WHEN m.kind = 0 THEN CAST(CAST(value_a AS INTEGER) - {offset} AS SMALLINT) END
@@ -49,6 +49,21 @@ DECODED_MOVES = """
        CASE WHEN m.kind IN (1, 2) AND value_d > 0
            THEN CAST(CAST(value_d AS INTEGER) - {offset} AS SMALLINT) END AS impact_d,
        source, batch_id
+"""
+
+# A stored turn's engine actions, from the action codec (engine/actions.py, the lists in braces):
+# `turn_action` the one that places (or passes), `turn_actions` all of them (a draw is the draw,
+# or in no-luck the choice, the tile seen, and where it went). Declared before the views use them.
+ACTION_MACROS = """
+CREATE MACRO turn_action(kind, piece, cell) AS
+    CASE kind WHEN {castle} THEN {castle_ids}[CAST(piece AS INTEGER) + 1] + CAST(cell AS INTEGER)
+              WHEN {draw} THEN {place} + CAST(cell AS INTEGER)
+              WHEN {start} THEN {start_id} + CAST(cell AS INTEGER)
+              ELSE {pass_id} END;
+CREATE MACRO turn_actions(kind, piece, cell, no_luck) AS
+    CASE WHEN kind <> {draw} THEN [turn_action(kind, piece, cell)]
+         WHEN no_luck THEN [{choose} + CAST(piece AS INTEGER), turn_action(kind, piece, cell)]
+         ELSE [{draw_id}, CAST(piece AS INTEGER), turn_action(kind, piece, cell)] END
 """
 
 # The game views, over the stored tables named in braces (and the moves' select list). Only
@@ -164,6 +179,24 @@ _CODE_LISTS = {
 }
 
 
+def _action_lists() -> dict[str, str | int]:
+    """The action ids the SQL needs, from the codec of the lake's board (CELL_NAMES)."""
+    codes = action_codes(len(CELL_NAMES))
+    castle_ids = [
+        codes.castle(pieces.castle_rank(code), 0) if pieces.is_castle(code) else None
+        for code in range(len(PIECE_TOKENS))
+    ]
+    return {
+        **{kind: KINDS.index(kind) for kind in ("castle", "draw", "start")},
+        "castle_ids": _sql_list(castle_ids),
+        "place": codes.place_drawn(0),
+        "start_id": codes.start(0),
+        "pass_id": codes.pass_,
+        "draw_id": codes.draw,
+        "choose": codes.choose(0),
+    }
+
+
 def _literal(path: Path) -> str:
     return _quoted(str(path))
 
@@ -183,7 +216,10 @@ def _files_source(name: str, paths: list[Path]) -> str:
 def game_view_statements(sources: dict[str, str]) -> list[str]:
     """The game views (and `cells` and the macros), each stored table read from `sources`."""
     text = GAME_VIEWS.format(**sources, decoded=DECODED_MOVES.format(**_CODE_LISTS))
-    return [s for s in (text + ";" + MACROS + INTERVAL_MACROS).split(";") if s.strip()]
+    actions = ACTION_MACROS.format(**_action_lists())
+    return [
+        s for s in (actions + ";" + text + ";" + MACROS + INTERVAL_MACROS).split(";") if s.strip()
+    ]
 
 
 def _batch_macro(name: str, root: Path, files: list[Path]) -> str:

@@ -1,66 +1,115 @@
-"""The engine's speed figures for `kingdoms bench`: bare random playouts and board scoring."""
+"""The engine's speed figures for `kingdoms bench`: random games and board scoring, each on the
+compiled kernel and on the readable engine (its pure-Python reference) in the same run, and the
+kernel's compile time from a cold cache."""
 
 from __future__ import annotations
 
+import os
 import random
 import statistics
+import subprocess
+import sys
+import tempfile
 import time
 
+import numpy as np
+
 from engine import pieces
-from engine.playout import random_playout
-from engine.scoring import score_gold
+from engine.agents.driver import play_game
+from engine.agents.random_agent import RandomAgent
+from engine.kernel import CACHE_ROOT_VARIABLE
+from engine.kernel.batch import random_games, score_boards, warm_up
+from engine.rules import RuleSet
+from engine.scoring import score_breakdown
 from engine.state import Game
 
+REPEATS = 5
 
-def random_games_per_s(players: int = 3, seconds: float = 1.0, repeats: int = 5) -> float:
-    """Full random-playout games per second on one core (scoring included, no recording);
-    the median over repeats."""
-    game = Game(players)
-    rng = random.Random(7)
+
+def _median_rate(count: int, task, repeats: int = REPEATS) -> float:
+    """Items per second of `task()` (which handles `count` items): the median over repeats."""
     rates = []
     for _ in range(repeats):
-        games = 0
         started = time.perf_counter()
-        while time.perf_counter() - started < seconds:
-            for _ in range(100):
-                random_playout(game.new_initial_state(), rng)
-            games += 100
-        rates.append(games / (time.perf_counter() - started))
+        task()
+        rates.append(count / (time.perf_counter() - started))
     return statistics.median(rates)
 
 
-def score_board_us(repeats: int = 5, number: int = 20_000) -> float:
-    """Microseconds to score one full board (the median over repeats of many boards)."""
-    game = Game(3)
+def random_games_per_s(players: int = 3, games: int = 20_000) -> float:
+    """Random games a second on the kernel, one core, scoring included."""
+    rules = RuleSet()
+    warm_up()
+    seeds = iter(range(10**9))
+    return _median_rate(
+        games, lambda: random_games(players, rules, [next(seeds) for _ in range(games)])
+    )
+
+
+def random_games_python_per_s(players: int = 3, games: int = 100) -> float:
+    """The same on the readable engine: random agents through engine.State."""
+    game = Game(players)
+    seeds = iter(range(10**9))
+
+    def play() -> None:
+        for _ in range(games):
+            seed = next(seeds)
+            play_game(game, [RandomAgent(f"{seed}:{s}") for s in range(players)], seed)
+
+    return _median_rate(games, play)
+
+
+def _full_boards(count: int, players: int = 3) -> np.ndarray:
+    """Full epoch-end boards: every tile of the set, and castles of every seat in the rest."""
+    rules = RuleSet()
     rng = random.Random(11)
-    boards = [_full_board(game, rng) for _ in range(50)]
-    geometry = game.geometry
-    timings = []
-    for _ in range(repeats):
-        started = time.perf_counter()
-        for i in range(number):
-            score_gold(boards[i % len(boards)], 3, geometry)
-        timings.append((time.perf_counter() - started) / number * 1e6)
-    return statistics.median(timings)
-
-
-def _full_board(game: Game, rng: random.Random) -> list[int]:
-    """A full epoch-end board: every tile of the set, and castles of every seat in the rest."""
-    board = list(game.rules.tiles)
     castles = [
         pieces.castle(seat, rank)
-        for seat in range(game.players)
-        for rank, count in enumerate(game.rules.castles(game.players), start=1)
-        for _ in range(count)
+        for seat in range(players)
+        for rank, number in enumerate(rules.castles(players), start=1)
+        for _ in range(number)
     ]
-    rng.shuffle(castles)
-    board += castles[: game.rules.cells - len(board)]
-    rng.shuffle(board)
-    return board
+    boards = []
+    for _ in range(count):
+        rng.shuffle(castles)
+        board = list(rules.tiles) + castles[: rules.cells - len(rules.tiles)]
+        rng.shuffle(board)
+        boards.append(board)
+    return np.array(boards, dtype=np.int64)
+
+
+def score_board_us(boards: int = 20_000) -> float:
+    """Microseconds for the kernel's whole breakdown of one full board (gold, segment bases,
+    effective ranks, every tile's impact), scoring a batch of boards."""
+    batch = _full_boards(boards)
+    score_boards(batch[:10])
+    return 1e6 / _median_rate(boards, lambda: score_boards(batch))
+
+
+def score_board_python_us(boards: int = 500) -> float:
+    """The same breakdown by the readable scoring, one board at a time."""
+    batch = _full_boards(boards).tolist()
+    geometry = Game(3).geometry
+    return 1e6 / _median_rate(boards, lambda: [score_breakdown(b, 3, geometry) for b in batch])
+
+
+def kernel_compile_s() -> float:
+    """Seconds a fresh process takes to compile every kernel entry point into an empty cache."""
+    with tempfile.TemporaryDirectory() as folder:
+        started = time.perf_counter()
+        subprocess.run(
+            [sys.executable, "-c", "from engine.kernel.batch import warm_up; warm_up()"],
+            env={**os.environ, CACHE_ROOT_VARIABLE: folder},
+            check=True,
+        )
+        return time.perf_counter() - started
 
 
 def engine_figures() -> dict[str, float]:
     return {
         "random_games_per_s": round(random_games_per_s(), 1),
-        "score_board_us": round(score_board_us(), 2),
+        "random_games_python_per_s": round(random_games_python_per_s(), 1),
+        "score_board_us": round(score_board_us(), 3),
+        "score_board_python_us": round(score_board_python_us(), 1),
+        "kernel_compile_s": round(kernel_compile_s(), 1),
     }

@@ -17,6 +17,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 
 from engine import moves, pieces
+from engine.actions import Block
 from engine.agents.mcts import EPOCH_SPREAD, search_observation, search_state
 from engine.moves import Move
 from engine.state import Game, State
@@ -189,17 +190,17 @@ def _even_shares(players: int) -> tuple[float, ...]:
 
 def _best_move(state: State, action: int) -> Move:
     """The move the evaluator's best action makes (a draw not yet placed has no cell)."""
-    codes = state.game.codes
-    kind, cell = divmod(action, state.cells)
-    if kind < 4:
-        return Move(moves.CASTLE, cell, rank=kind + 1)
-    if kind == 4:
+    codes = state.codes
+    block, cell = codes.decode(action)
+    if rank := codes.castle_rank(block):
+        return Move(moves.CASTLE, cell, rank=rank)
+    if block == Block.START:
         return Move(moves.START, cell, tile=state.start_tiles[state.seat])
-    if kind == 5:
+    if block == Block.PLACE:
         return Move(moves.DRAW, cell, tile=state.pending_tile)
-    if action == codes.pass_:
+    if block == Block.PASS:
         return Move(moves.PASS)
-    chosen = 0 if action == codes.draw else action - codes.choose(0)
+    chosen = cell if block == Block.CHOOSE else 0
     return Move(moves.DRAW, None, tile=chosen)
 
 

@@ -1,8 +1,8 @@
-"""Moves as a player makes them (one turn, one record line) and actions as integers.
+"""Moves as a player makes them: one turn, one record line.
 
 A turn is one `Move` (`C4 b2`, `d+5 c3`, `s-2 a1`, `pass`); the engine's state sees it as
-one or more integer actions: a castle or starting-tile placement is one action, a draw is
-DRAW, then the chance outcome (the tile), then the placement of the drawn tile.
+one or more integer actions (engine/actions.py): a castle or starting-tile placement is one
+action, a draw is DRAW, then the chance outcome (the tile), then the placement of the drawn tile.
 """
 
 from __future__ import annotations
@@ -76,35 +76,3 @@ class Move:
             return f"C{self.rank} {cell}"
         prefix = "d" if self.kind == DRAW else "s"
         return f"{prefix}{pieces.piece_token(self.tile)} {cell}"
-
-
-@dataclass(frozen=True)
-class ActionCodes:
-    """The integer action ids of one board size.
-
-    castle of rank r on cell c: (r-1)·N + c;  starting tile on c: 4N + c;
-    drawn tile on c: 5N + c;  draw: 6N;  pass: 6N + 1;  choose face-up tile t (no-luck): 6N + 2 + t.
-    Chance outcomes are tile codes (tile draws and deals) or seat numbers (first player).
-    """
-
-    cells: int
-
-    def castle(self, rank: int, cell: int) -> int:
-        return (rank - 1) * self.cells + cell
-
-    def start(self, cell: int) -> int:
-        return 4 * self.cells + cell
-
-    def place_drawn(self, cell: int) -> int:
-        return 5 * self.cells + cell
-
-    @property
-    def draw(self) -> int:
-        return 6 * self.cells
-
-    @property
-    def pass_(self) -> int:
-        return 6 * self.cells + 1
-
-    def choose(self, tile: int) -> int:
-        return 6 * self.cells + 2 + tile

@@ -1,125 +1,28 @@
-"""Fast random playouts: the random policy for every seat, chance sampled, to the game's end.
+"""Random games: every seat plays the random agent's policy, chance sampled, to the game's end.
 
-The policy is the random agent's: uniform over the kinds of action the seat can take
-(castle, draw, starting tile), then uniform over its castle ranks, then over the empty cells.
-It drives the state's own rule primitives, so the rules live in one place; only the choices
-are made here, from local lists that avoid rebuilding legal-action lists every ply.
+The policy is the random agent's: uniform over the kinds of action the seat can take (castle,
+draw, starting tile), then uniform over its castle ranks, then over the empty cells; chance is
+drawn from `random.Random(seed)`'s stream. The compiled kernel plays them, many seeds at once
+(engine/kernel/random_play.py).
 """
 
 from __future__ import annotations
 
-import random
+from collections.abc import Sequence
 
-from engine import pieces
-from engine.state import DEAL, DRAWN, FIRST, OVER, PLACE, TURN, State
+import numpy as np
 
-_TILE_CODES = range(1, pieces.CASTLE_BASE)
-
-
-def random_playout(state: State, rng: random.Random, record: bool = False) -> list[int]:
-    """Play `state` to the end in place and return the final gold.
-
-    With `record`, every action is appended to the state's history (so the game can be
-    replayed and stored); without it the history stops where the playout began.
-    """
-    rand = rng.random
-    cells = state.cells
-    history = state.history if record else None
-    # the action ids recorded (as State.apply_action reads them), worked out once
-    start_base, place_base, draw, pass_ = 4 * cells, 5 * cells, 6 * cells, 6 * cells + 1
-    no_luck_base = 6 * cells + 2
-    castles_left = state.castles_left
-    place = state.place
-    end_turn = state.end_turn
-    while state.phase != OVER:
-        epoch = state.epoch
-        board = state.board
-        supply = state.supply
-        start_tiles = state.start_tiles
-        empties = [c for c in range(cells) if not board[c]]
-        bag = [t for t in _TILE_CODES for _ in range(supply[t])]
-        while state.phase != OVER and state.epoch == epoch:
-            phase = state.phase
-            seat = state.seat
-            if phase == TURN:
-                start = start_tiles[seat]
-                has_castle = castles_left[seat] > 0
-                kinds = has_castle + (len(bag) > 0) + (start > 0)
-                if not kinds:
-                    if history is not None:
-                        history.append(pass_)
-                    end_turn()
-                    continue
-                kind = int(rand() * kinds)
-                i = int(rand() * len(empties))
-                cell = empties[i]
-                empties[i] = empties[-1]
-                empties.pop()
-                if has_castle and kind == 0:
-                    castles = state.castles[seat]
-                    rank = int(rand() * 4)
-                    while not castles[rank]:  # rejection keeps the rank uniform
-                        rank = int(rand() * 4)
-                    castles[rank] -= 1
-                    castles_left[seat] -= 1
-                    if not castles_left[seat]:
-                        state.last_castle_placed = True
-                    piece = pieces.CASTLE_BASE + 4 * seat + rank
-                    if history is not None:
-                        history.append(rank * cells + cell)
-                elif start and kind == kinds - 1:
-                    start_tiles[seat] = 0
-                    piece = start
-                    if history is not None:
-                        history.append(start_base + cell)
-                else:
-                    piece = _take(bag, rand)
-                    supply[piece] -= 1
-                    state.supply_size -= 1
-                    if history is not None and state.no_luck:
-                        history += (no_luck_base + piece, place_base + cell)
-                    elif history is not None:
-                        history += (draw, piece, place_base + cell)
-                place(cell, piece)
-                end_turn()
-            elif phase == DEAL:
-                tile = _take(bag, rand)
-                if history is not None:
-                    history.append(tile)
-                supply[tile] -= 1
-                state.supply_size -= 1
-                start_tiles[seat] = tile
-                state._deal_next()
-            elif phase == FIRST:
-                state.apply_action(int(rand() * state.players))
-                if history is None:
-                    state.history.pop()
-            elif phase == DRAWN:
-                tile = _take(bag, rand)
-                if history is not None:
-                    history.append(tile)
-                supply[tile] -= 1
-                state.supply_size -= 1
-                state.pending_tile = tile
-                state.phase = PLACE
-            else:  # PLACE: a tile drawn before the playout began
-                i = int(rand() * len(empties))
-                cell = empties[i]
-                empties[i] = empties[-1]
-                empties.pop()
-                if history is not None:
-                    history.append(place_base + cell)
-                tile = state.pending_tile
-                state.pending_tile = 0
-                place(cell, tile)
-                end_turn()
-    return list(state.gold)
+from engine.kernel.batch import RandomGames
+from engine.kernel.batch import random_games as _random_games
+from engine.state import Game, State
+from engine.turns import final_state
 
 
-def _take(bag: list[int], rand) -> int:
-    """Remove and return a uniformly random element of the bag."""
-    i = int(rand() * len(bag))
-    item = bag[i]
-    bag[i] = bag[-1]
-    bag.pop()
-    return item
+def random_games(game: Game, seeds: Sequence[int] | np.ndarray) -> RandomGames:
+    """One random game per seed: their actions and gains per epoch."""
+    return _random_games(game.players, game.rules, seeds)
+
+
+def random_game(game: Game, seed: int) -> State:
+    """The random game of one seed, replayed into a state (its history and gold as played)."""
+    return final_state(game, random_games(game, [seed]).history(0).tolist())

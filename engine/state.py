@@ -13,8 +13,9 @@ from dataclasses import dataclass, field
 from functools import cached_property
 
 from engine import pieces
+from engine.actions import CASTLE_BLOCKS, ActionCodes, Block, action_codes
 from engine.geometry import Geometry, geometry
-from engine.moves import ActionCodes, IllegalMoveError, Move
+from engine.moves import IllegalMoveError, Move
 from engine.notation import board_string
 from engine.rules import RuleSet, check_players
 from engine.scoring import add_line_gold, score_gold, wizard_bonus_cells
@@ -49,7 +50,7 @@ class Game:
 
     @cached_property
     def codes(self) -> ActionCodes:
-        return ActionCodes(self.rules.cells)
+        return action_codes(self.rules.cells)
 
     @cached_property
     def full_supply(self) -> tuple[int, ...]:
@@ -117,6 +118,7 @@ class State:
         self.score_as_you_go = rules.score_as_you_go
         self.players = game.players
         self.cells = rules.cells
+        self.codes = game.codes
         self.board = [pieces.EMPTY] * self.cells
         self.empty = self.cells
         self.epoch = 1
@@ -160,8 +162,8 @@ class State:
         if phase == TURN:
             return self._turn_actions()
         if phase == PLACE:
-            base = 5 * self.cells
-            return [base + c for c in range(self.cells) if not self.board[c]]
+            place = self.codes.place_drawn
+            return [place(c) for c in range(self.cells) if not self.board[c]]
         if phase == OVER:
             return []
         return [action for action, _ in self.chance_outcomes()]
@@ -176,22 +178,20 @@ class State:
 
     def _turn_actions(self) -> list[int]:
         seat = self.seat
+        codes = self.codes
         empties = [c for c in range(self.cells) if not self.board[c]]
         actions = []
-        cells = self.cells
-        for rank, count in enumerate(self.castles[seat]):
+        for rank, count in enumerate(self.castles[seat], start=1):
             if count:
-                base = rank * cells
-                actions.extend(base + c for c in empties)
+                actions.extend(codes.castle(rank, c) for c in empties)
         if self.start_tiles[seat]:
-            actions.extend(4 * cells + c for c in empties)
+            actions.extend(codes.start(c) for c in empties)
         if self.supply_size:
             if self.no_luck:
-                base = 6 * cells + 2
-                actions.extend(base + t for t in _TILE_CODES if self.supply[t])
+                actions.extend(codes.choose(t) for t in _TILE_CODES if self.supply[t])
             else:
-                actions.append(6 * cells)
-        return actions or [6 * cells + 1]
+                actions.append(codes.draw)
+        return actions or [codes.pass_]
 
     def can_act(self, seat: int) -> bool:
         """Whether the seat has anything to do but pass."""
@@ -241,12 +241,11 @@ class State:
     def apply_action(self, action: int) -> None:
         """Apply one action; raises IllegalMoveError if it is not legal here."""
         phase = self.phase
-        cells = self.cells
         if phase == TURN:
             self._apply_turn_action(action)
         elif phase == PLACE:
-            cell = action - 5 * cells
-            if not 0 <= cell < cells:
+            block, cell = self._decode(action)
+            if block != Block.PLACE:
                 raise IllegalMoveError(f"action {action} does not place the drawn tile")
             self._check_empty(cell)
             self.history.append(action)
@@ -280,11 +279,17 @@ class State:
         else:
             raise IllegalMoveError("the game is over")
 
+    def _decode(self, action: int) -> tuple[Block, int]:
+        try:
+            return self.codes.decode(action)
+        except ValueError:
+            raise IllegalMoveError(f"action {action} is not legal now") from None
+
     def _apply_turn_action(self, action: int) -> None:
-        cells = self.cells
         seat = self.seat
-        kind, cell = divmod(action, cells)
-        if kind < 4:
+        block, cell = self._decode(action)
+        if block in CASTLE_BLOCKS:
+            kind = block - Block.CASTLE_1
             if not self.castles[seat][kind]:
                 raise IllegalMoveError(
                     f"seat {pieces.SEAT_LETTERS[seat]} has no rank-{kind + 1} castle left"
@@ -297,7 +302,7 @@ class State:
                 self.last_castle_placed = True
             self.place(cell, pieces.CASTLE_BASE + 4 * seat + kind)
             self.end_turn()
-        elif kind == 4:
+        elif block == Block.START:
             tile = self.start_tiles[seat]
             if not tile:
                 raise IllegalMoveError(f"seat {pieces.SEAT_LETTERS[seat]} holds no starting tile")
@@ -306,18 +311,18 @@ class State:
             self.start_tiles[seat] = 0
             self.place(cell, tile)
             self.end_turn()
-        elif action == 6 * cells and not self.no_luck:
+        elif block == Block.DRAW and not self.no_luck:
             if not self.supply_size:
                 raise IllegalMoveError("the supply is empty")
             self.history.append(action)
             self.phase = DRAWN
-        elif action == 6 * cells + 1:
+        elif block == Block.PASS:
             if self.can_act(seat):
                 raise IllegalMoveError("pass is only allowed when no other action is possible")
             self.history.append(action)
             self.end_turn()
-        elif self.no_luck and 6 * cells + 2 < action < 6 * cells + 2 + pieces.CASTLE_BASE:
-            tile = action - 6 * cells - 2
+        elif block == Block.CHOOSE and self.no_luck and pieces.is_tile(cell):
+            tile = cell
             if not self.supply[tile]:
                 raise IllegalMoveError(f"no {pieces.piece_token(tile)} tile left in the supply")
             self.history.append(action)
@@ -337,7 +342,7 @@ class State:
 
     def move_actions(self, move: Move) -> list[int]:
         """The actions that make up one turn's move, for the seat to move."""
-        codes = self.game.codes
+        codes = self.codes
         if move.kind == "pass":
             return [codes.pass_]
         assert move.cell is not None

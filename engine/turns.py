@@ -10,6 +10,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
 from engine import moves
+from engine.actions import ActionCodes, Block
 from engine.moves import Move
 from engine.state import DEAL, DRAWN, FIRST, PLACE, TURN, Game, State
 
@@ -57,17 +58,16 @@ def walk(game: Game, actions: Iterable[int]) -> Iterator[Deal | Turn]:
             pending = []
 
 
-def _move(actions: list[int], held: int, codes: moves.ActionCodes) -> Move:
-    first = actions[0]
-    if first == codes.pass_:
+def _move(actions: list[int], held: int, codes: ActionCodes) -> Move:
+    block, cell = codes.decode(actions[0])
+    if block == Block.PASS:
         return Move(moves.PASS)
-    kind, cell = divmod(first, codes.cells)
-    if kind < 4:
-        return Move(moves.CASTLE, cell, rank=kind + 1)
-    if kind == 4:
+    if rank := codes.castle_rank(block):
+        return Move(moves.CASTLE, cell, rank=rank)
+    if block == Block.START:
         return Move(moves.START, cell, tile=held)
-    place = actions[-1] - 5 * codes.cells
-    tile = actions[1] if first == codes.draw else first - codes.choose(0)
+    _, place = codes.decode(actions[-1])
+    tile = actions[1] if block == Block.DRAW else cell
     return Move(moves.DRAW, place, tile=tile)
 
 

@@ -11,9 +11,7 @@ WITH game AS MATERIALIZED (
 ),
 turns AS (
     -- the stored codes: kind 0 castle, 1 draw, 2 start, 3 pass; piece is the engine's code
-    SELECT epoch, turn, ply, kind, piece,
-           CASE kind WHEN 0 THEN (piece - 32) % 4 * 30 WHEN 1 THEN 150 WHEN 2 THEN 120
-                     ELSE 182 END + CAST(cell AS INTEGER) AS action
+    SELECT epoch, turn, ply, kind, piece, cell
     FROM batch_moves($game_source, $game_batch) WHERE game_id = $game_id
 ),
 actions AS (
@@ -24,9 +22,7 @@ actions AS (
                     THEN g.deals[(t.epoch - 1) * g.players + 1 : t.epoch * g.players]
                          || CASE WHEN t.epoch = 1 THEN [ascii(g.first_seat) - 65] ELSE [] END
                     ELSE [] END
-               || CASE WHEN t.kind <> 1 THEN [t.action]
-                       WHEN g.no_luck THEN [182 + t.piece, t.action]
-                       ELSE [180, t.piece, t.action] END
+               || turn_actions(t.kind, t.piece, t.cell, g.no_luck)
                ORDER BY t.ply)) AS actions
     FROM turns t, game g
 ),

@@ -10,6 +10,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
+from engine.actions import CASTLE_BLOCKS, Block, action_codes
 from engine.agents.placement import PlacementGains
 from engine.geometry import Geometry
 from engine.scoring import score_gold
@@ -131,24 +132,24 @@ def action_values(
     position: Position, legal_actions: Sequence[int], draw_value: float | None = None
 ) -> list[float]:
     """The greedy margin of every legal action (a given `draw_value` spares the expectation)."""
-    cells = position.cells
+    decode = action_codes(position.cells).decode
     values = []
     for action in legal_actions:
-        kind, cell = divmod(action, cells)
-        if kind < 4:
-            values.append(position.castle_margin(cell, kind + 1))
-        elif kind == 4:
+        block, cell = decode(action)
+        if block in CASTLE_BLOCKS:
+            values.append(position.castle_margin(cell, block - Block.CASTLE_1 + 1))
+        elif block == Block.START:
             values.append(position.margin(position.gains.tile_gains(cell, position.own_start)))
-        elif kind == 5:
+        elif block == Block.PLACE:
             values.append(position.margin(position.gains.tile_gains(cell, position.pending_tile)))
-        elif action == 6 * cells:
+        elif block == Block.DRAW:
             if draw_value is None:
                 draw_value = position.draw_margin()
             values.append(draw_value)
-        elif action == 6 * cells + 1:
+        elif block == Block.PASS:
             values.append(0.0)
         else:
-            values.append(position.best_tile_margin(action - 6 * cells - 2)[0])
+            values.append(position.best_tile_margin(cell)[0])
     return values
 
 

@@ -16,6 +16,7 @@ import random
 from collections.abc import Sequence
 
 from engine import pieces
+from engine.actions import CASTLE_BLOCKS, Block, action_codes
 from engine.agents.greedy import Position, action_values, pick_best
 from engine.state import Observation
 
@@ -42,14 +43,15 @@ def heuristic_values(
 ) -> list[float]:
     """The greedy margin of every legal action, corrected by the habits above."""
     values = action_values(position, legal_actions, draw_value)
-    cells = position.cells
+    decode = action_codes(position.cells).decode
     expected_tile = expected_fill(position)
     hold_value = HOLD_PER_EMPTY * (len(position.gains.empties) - 2 * position.players)
     for index, action in enumerate(legal_actions):
-        kind, cell = divmod(action, cells)
-        if kind < 4:
-            values[index] += castle_outlook(position, cell, kind + 1, expected_tile)
-        elif kind == 4:
+        block, cell = decode(action)
+        if block in CASTLE_BLOCKS:
+            rank = block - Block.CASTLE_1 + 1
+            values[index] += castle_outlook(position, cell, rank, expected_tile)
+        elif block == Block.START:
             values[index] -= hold_value
     return values
 

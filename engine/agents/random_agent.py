@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
+from engine.actions import CASTLE_BLOCKS, Block, action_codes
 from engine.state import Observation
 
 
@@ -16,15 +17,15 @@ class RandomAgent:
         self.rng = random.Random(seed)
 
     def choose(self, observation: Observation, legal_actions: Sequence[int]) -> int:
-        cells = len(observation.board)
+        decode = action_codes(len(observation.board)).decode
         castles: dict[int, list[int]] = {}
         starts: list[int] = []
         draws: list[int] = []
         for action in legal_actions:
-            kind = action // cells
-            if kind < 4:
-                castles.setdefault(kind, []).append(action)
-            elif kind == 4:
+            block, _ = decode(action)
+            if block in CASTLE_BLOCKS:
+                castles.setdefault(block, []).append(action)
+            elif block == Block.START:
                 starts.append(action)
             else:
                 draws.append(action)  # draw, placing a drawn tile, choosing a face-up tile

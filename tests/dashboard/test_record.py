@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import random
 from datetime import date
 
 import pytest
@@ -16,7 +15,7 @@ from data.lake import Lake
 from data.reader import connect, execute
 from engine import pieces
 from engine.moves import CASTLE, DRAW, PASS, Move
-from engine.playout import random_playout
+from engine.playout import random_game
 from engine.state import Game
 from engine.turns import Turn, walk
 from tests.lakes import APP_PAGES, RECORDS, scratch_lake
@@ -36,8 +35,7 @@ def use_lake(lake: Lake, monkeypatch: pytest.MonkeyPatch) -> None:
 
 def _turns(seed: int) -> list[Turn]:
     game = Game(2)
-    state = game.new_initial_state()
-    random_playout(state, random.Random(seed), record=True)
+    state = random_game(game, seed)
     return [t for t in walk(game, state.history) if isinstance(t, Turn)]
 
 

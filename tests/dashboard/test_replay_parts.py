@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import random
-
 import polars as pl
 
 from dashboard.board_chart import board_chart, board_frame
@@ -12,15 +10,14 @@ from dashboard.replay_charts import gold_at, gold_chart, selected_ply, spec_with
 from dashboard.review import best_label, costly_moves, first_mover, with_review_comments
 from dashboard.timeline import Timeline
 from engine import pieces
-from engine.playout import random_playout
+from engine.playout import random_game
 from engine.record import record_from_state, write_record
 from engine.state import Game
 
 
 def _game(players: int = 3, seed: int = 1) -> tuple[Game, list[int]]:
     game = Game(players)
-    state = game.new_initial_state()
-    random_playout(state, random.Random(seed), record=True)
+    state = random_game(game, seed)
     return game, state.history
 
 

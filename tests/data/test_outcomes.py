@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import random
 
 import pytest
 
@@ -12,7 +11,7 @@ from data.reader import connect, execute
 from data.rows import PlayedGame
 from data.schema import SCHEMA_VERSION
 from data.simulate import store_games
-from engine.playout import random_playout
+from engine.playout import random_game
 from engine.rules import RuleSet
 from engine.state import Game
 
@@ -22,8 +21,7 @@ THREE_WAY_TIE_SEED = 26655
 
 
 def test_a_three_way_tie_sums_to_exactly_one(tmp_path) -> None:
-    state = Game(4).new_initial_state()
-    random_playout(state, random.Random(THREE_WAY_TIE_SEED), record=True)
+    state = random_game(Game(4), THREE_WAY_TIE_SEED)
     gold = list(state.returns())
     assert gold.count(max(gold)) == 3
     agents = ("random",) * 4

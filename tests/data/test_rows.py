@@ -10,9 +10,9 @@ import pytest
 
 from data import rows
 from data.reader import execute
-from data.scoring_arrays import score_boards
 from engine import pieces
-from engine.playout import random_playout
+from engine.kernel.batch import score_boards
+from engine.playout import random_game
 from engine.rules import rule_set
 from engine.scoring import score_breakdown
 from engine.state import Game
@@ -183,8 +183,7 @@ def test_fast_turn_reading_matches_engine_replay(rules):
     games = []
     for index in range(40):
         players = 2 + index % 3
-        state = Game(players, rules).new_initial_state()
-        random_playout(state, random.Random(index), record=True)
+        state = random_game(Game(players, rules), index)
         games.append(
             rows.PlayedGame(
                 players,

@@ -6,7 +6,6 @@ Each table is one finding of the attack on the product; every error must name it
 
 from __future__ import annotations
 
-import random
 import subprocess
 import sys
 from functools import cache
@@ -17,7 +16,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from data.cli import main
-from engine.playout import random_playout
+from engine.playout import random_game
 from engine.record import (
     MAX_LINE_CHARACTERS,
     MAX_RECORD_BYTES,
@@ -39,8 +38,7 @@ TAGS = {"Date": "2026.11.20", "Site": "Kitchen table", "Seed": "5"}
 @cache
 def _game(players: int = 2, seed: int = 3) -> tuple[str, tuple[int, ...]]:
     """A finished random game's record, as the writer writes it, and its history."""
-    state = Game(players).new_initial_state()
-    random_playout(state, random.Random(seed), record=True)
+    state = random_game(Game(players), seed)
     return write_record(record_from_state(state, TAGS)), tuple(state.history)
 
 
@@ -421,8 +419,7 @@ def test_a_written_record_reads_back_to_the_same_game(
 ) -> None:
     """The law: a record the writer wrote, then saved by an editor (a byte-order mark, tabs
     between words, CRLF line ends), reads back to the same game and the same tags."""
-    state = Game(players).new_initial_state()
-    random_playout(state, random.Random(seed), record=True)
+    state = random_game(Game(players), seed)
     tags = {**TAGS, "Site": site}
     text = write_record(record_from_state(state, tags))
     lines = [

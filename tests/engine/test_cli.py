@@ -1,7 +1,6 @@
 """The score and replay commands: output shapes, exit codes and error lines."""
 
 import json
-import random
 import shutil
 import subprocess
 from pathlib import Path
@@ -9,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from data.cli import main
-from engine.playout import random_playout
+from engine.playout import random_game
 from engine.record import record_from_state, write_record
 from engine.state import Game
 from tests.engine.boards import NOTATION_EXAMPLE, board
@@ -51,8 +50,7 @@ def test_bad_boards_exit_2_with_one_line(
 
 
 def _write_game(path: Path, seed: int = 1) -> Game:
-    state = Game(3).new_initial_state()
-    random_playout(state, random.Random(seed), record=True)
+    state = random_game(Game(3), seed)
     path.write_text(write_record(record_from_state(state, {})))
     return state
 

@@ -1,10 +1,8 @@
 """Game records: round-trips through the engine, and the errors of the notation spec."""
 
-import random
-
 import pytest
 
-from engine.playout import random_playout
+from engine.playout import random_game
 from engine.record import RecordError, parse_record, record_from_state, replay_record, write_record
 from engine.state import Game
 
@@ -16,8 +14,7 @@ HEADER = """[Game "Kingdoms"]
 
 
 def _random_record(players: int, seed: int) -> tuple[str, list[int]]:
-    state = Game(players).new_initial_state()
-    random_playout(state, random.Random(seed), record=True)
+    state = random_game(Game(players), seed)
     return write_record(record_from_state(state, {"Seed": str(seed)})), state.history
 
 

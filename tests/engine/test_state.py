@@ -6,7 +6,7 @@ from collections import Counter
 import pytest
 
 from engine import pieces
-from engine.playout import random_playout
+from engine.playout import random_game, random_games
 from engine.rules import RuleSet, rule_set
 from engine.state import CHANCE, TERMINAL, Game, State
 from engine.turns import final_state
@@ -118,24 +118,19 @@ def test_rank_one_castles_return_and_higher_ranks_do_not() -> None:
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])
-def test_fast_playout_is_a_legal_game(players: int) -> None:
-    """The fast random playout's recorded actions replay through the state to the same end."""
+def test_random_games_are_legal_games(players: int) -> None:
+    """The random games' actions replay through the state to the gains they were played to."""
     game = Game(players)
-    rng = random.Random(100 + players)
-    for _ in range(300):
-        state = game.new_initial_state()
-        gold = random_playout(state, rng, record=True)
-        assert final_state(game, state.history).returns() == gold
+    games = random_games(game, range(100 * players, 100 * players + 300))
+    for index in range(300):
+        state = final_state(game, games.history(index).tolist())
+        assert state.is_terminal()
+        assert state.epoch_gains == games.epoch_gains(index, players)
 
 
 @pytest.mark.parametrize("seed", [1, 2, 3])
 def test_same_seed_same_game(seed: int) -> None:
-    histories = []
-    for _ in range(2):
-        state = Game(3).new_initial_state()
-        random_playout(state, random.Random(seed), record=True)
-        histories.append(state.history)
-    assert histories[0] == histories[1]
+    assert random_game(Game(3), seed).history == random_game(Game(3), seed).history
 
 
 @pytest.mark.parametrize(
@@ -182,8 +177,7 @@ def test_no_luck_has_no_starting_tiles_and_chooses_tiles() -> None:
 def test_last_castle_ends_after_the_epoch_of_someones_last_castle() -> None:
     game = Game(2, rule_set(variants="last-castle"))
     for seed in range(30):
-        state = game.new_initial_state()
-        random_playout(state, random.Random(seed), record=True)
+        state = random_game(game, seed)
         assert state.is_terminal()
         assert min(state.castles_left) == 0
 

@@ -1,0 +1,49 @@
+"""The compiled game kernel: the rules on flat arrays, compiled with numba; the fast path.
+
+Its compiled code is cached on disk (under engine/kernel/__pycache__, or $KINGDOMS_KERNEL_CACHE)
+in a folder named after a hash of the kernel's own source files (and the codec's, whose block
+numbers it reads as constants): editing any of them compiles afresh instead of loading a
+stale kernel. Everything else of the rules (board,
+tiles, castles, gold, epochs, variants, piece codes) reaches the compiled code as data.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from collections.abc import Iterable
+from pathlib import Path
+
+import numba
+
+_HERE = Path(__file__).parent
+SOURCES = (*sorted(_HERE.glob("*.py")), _HERE.parent / "actions.py")
+
+
+def fingerprint(paths: Iterable[Path]) -> str:
+    """A hash of the files' contents: the name of the cache the kernel compiled from them."""
+    digest = hashlib.blake2b(digest_size=8)
+    for path in paths:
+        digest.update(path.read_bytes())
+    return digest.hexdigest()
+
+
+CACHE_ROOT_VARIABLE = "KINGDOMS_KERNEL_CACHE"  # where the compiled code goes, if set
+
+
+def cache_folder() -> Path:
+    root = Path(os.environ.get(CACHE_ROOT_VARIABLE) or _HERE / "__pycache__")
+    return root / f"compiled-{fingerprint(SOURCES)}"
+
+
+def _compile_into_cache_folder() -> None:
+    """Import the compiled modules with numba's cache pointed at this source's own folder."""
+    before = numba.config.CACHE_DIR
+    numba.config.CACHE_DIR = str(cache_folder())
+    try:
+        from engine.kernel import play, random_play, scoring  # noqa: F401
+    finally:
+        numba.config.CACHE_DIR = before
+
+
+_compile_into_cache_folder()

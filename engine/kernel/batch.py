@@ -1,0 +1,96 @@
+"""The kernel's batch entry points: random games for many seeds, the breakdown of many boards."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from engine import pieces
+from engine.kernel import play, random_play, scoring
+from engine.kernel.layout import CELLS, MAX_EPOCHS, PLAYERS
+from engine.kernel.tables import KernelRules, kernel_rules
+from engine.rules import RuleSet
+
+SEATS = pieces.MAX_SEATS
+
+
+@dataclass(frozen=True)
+class RandomGames:
+    """Random games played from seeds: game g's actions are actions[offsets[g]:offsets[g+1]]."""
+
+    actions: np.ndarray  # uint8: every action id and chance outcome is below 256
+    offsets: np.ndarray  # (G + 1,)
+    gains: np.ndarray  # (G, MAX_EPOCHS, SEATS) gold gained per epoch, zeros after the last
+    epochs: np.ndarray  # (G,) epochs played
+
+    def history(self, game: int) -> np.ndarray:
+        return self.actions[self.offsets[game] : self.offsets[game + 1]]
+
+    def epoch_gains(self, game: int, players: int) -> list[list[int]]:
+        """The gains as engine.State keeps them: per epoch played, per seat."""
+        return self.gains[game, : self.epochs[game], :players].tolist()
+
+
+def _longest_game(rules: KernelRules) -> int:
+    """More actions than any game can take: per epoch the deals, the first player, then per
+    cell a draw (draw, tile, place) and a pass of every other seat."""
+    players, cells = rules.params[PLAYERS], rules.params[CELLS]
+    return int(rules.params[MAX_EPOCHS] * (players + 1 + cells * (3 + players)))
+
+
+def random_games(players: int, rules: RuleSet, seeds: Sequence[int] | np.ndarray) -> RandomGames:
+    """One game per seed, every seat playing the random agent's policy, chance drawn from
+    `random.Random(seed)`'s stream: the same games as engine/playout.py's definition."""
+    tables = kernel_rules(players, rules)
+    if play.action_count(tables) > 256:
+        raise ValueError("action ids of this board do not fit in a byte")
+    seeds = np.asarray(seeds, dtype=object)
+    if len(seeds) and (min(seeds) < 0 or max(seeds) >= 2**64):
+        raise ValueError("seeds must be between 0 and 2**64 - 1")
+    count, longest = len(seeds), _longest_game(tables)
+    actions = np.zeros(count * longest, dtype=np.uint8)
+    offsets = np.zeros(count + 1, dtype=np.int64)
+    gains = np.zeros((count, tables.params[MAX_EPOCHS], SEATS), dtype=np.int64)
+    epochs = np.zeros(count, dtype=np.int64)
+    random_play.random_games(play.new_state(tables), tables, seeds.astype(np.uint64), longest,
+                             actions, offsets, gains, epochs)  # fmt: skip
+    return RandomGames(actions[: offsets[-1]], offsets, gains, epochs)
+
+
+@dataclass(frozen=True)
+class BoardScores:
+    """Per epoch board (E of them): gold per seat, and per cell the segment bases and ranks."""
+
+    gold: np.ndarray  # (E, SEATS)
+    row_base: np.ndarray  # (E, cells) base of the row segment holding the cell
+    column_base: np.ndarray  # (E, cells)
+    effective_rank: np.ndarray  # (E, cells) castle rank plus wizard bonus, 0 for non-castles
+    impacts: np.ndarray  # (E, cells, SEATS) counterfactual impact of the tile on the cell
+
+
+_STANDARD = RuleSet()
+
+
+def score_boards(boards: np.ndarray, rules: RuleSet = _STANDARD) -> BoardScores:
+    """The breakdown of E boards (an (E, cells) array of piece codes) under the rules' board."""
+    tables = kernel_rules(2, rules)  # scoring reads the board and the pieces, not the players
+    boards = np.ascontiguousarray(boards, dtype=np.int64)
+    count, cells = boards.shape
+    gold = np.zeros((count, SEATS), dtype=np.int64)
+    row_base, column_base, rank = np.zeros((3, count, cells), dtype=np.int64)
+    impacts = np.zeros((count, cells, SEATS), dtype=np.int64)
+    scoring.score_boards(boards, tables, gold, row_base, column_base, rank, impacts)
+    return BoardScores(gold, row_base, column_base, rank, impacts)
+
+
+def warm_up() -> None:
+    """Compile (or load from the cache) every entry point, with the types callers use."""
+    rules = RuleSet()
+    games = random_games(3, rules, [0])
+    state = play.new_state(kernel_rules(3, rules))
+    play.legal_action_list(state, kernel_rules(3, rules))
+    play.chance_outcome_list(state, kernel_rules(3, rules))
+    play.apply_action(state, kernel_rules(3, rules), int(games.history(0)[0]))
+    score_boards(np.zeros((1, rules.cells), dtype=np.int64), rules)
