@@ -25,7 +25,7 @@ from data.console import (
     console_schema,
     run_console,
 )
-from data.lake import MANIFEST, Lake
+from data.lake import MANIFEST, Lake, LakeError
 from data.reader import QueryError, connect, execute
 from data.view_columns import COLUMN_MEANINGS
 
@@ -170,8 +170,9 @@ def test_a_missing_lake_file_is_named(lake, tmp_path):
     copy = Lake(tmp_path / "lake")
     missing = copy.files("seats")[0]
     missing.unlink()
-    with pytest.raises(QueryError, match=f"cannot be read: missing or unreadable {missing}"):
+    with pytest.raises(LakeError, match="missing") as refused:
         run_console(copy, "SELECT count(*) FROM games")
+    assert refused.value.file == missing
 
 
 def _kingdoms(*args: str, cwd: str) -> subprocess.CompletedProcess:
