@@ -615,6 +615,7 @@ POSITION_PAIRS = ((1, 2), (1, 3), (1, 4), (2, 3), (2, 4), (3, 4))
 
 
 def _position_gaps(batch: _Batch) -> pa.Table:
+    """Per game and pair of its turn positions, the gap between their win shares."""
     count = batch.games.num_rows
     position = batch.seats["turn_position"].to_numpy().astype(np.int64)
     shares = np.zeros((count, len(SEAT_LETTERS) + 1))  # each game's win share by position
@@ -633,6 +634,8 @@ def _position_gaps(batch: _Batch) -> pa.Table:
 
 
 def _head_to_head(batch: _Batch) -> pa.Table:
+    """Per game and ordered pair of the agents in it, the agent's mean score over their pairs of
+    seats (1 ahead, a half tied)."""
     agent, agents = _key(batch.seats["agent"])
     people = len(agents) - 1  # the code of a seat without an agent
     gold = batch.seats["final_gold"].to_numpy()
