@@ -534,7 +534,7 @@ def _tile_use_sums(owner, owners, win_share, wizard_edition, placer, tile):
 def _games(batch: _Batch) -> pa.Table:
     count = batch.games.num_rows
     epoch = batch.epoch_scores["epoch"].to_numpy().astype(np.int64)
-    epochs = max(int(epoch.max(initial=0)), 2) + 1  # epochs 1 and 2 at least: comebacks read them
+    epochs = max(int(epoch.max(initial=0)), 3) + 1  # epochs 1-3 at least: comebacks, leaders
     leads, last = _standings(
         batch.game_of(batch.epoch_scores), epoch, batch.letter(batch.epoch_scores["seat"]),
         batch.epoch_scores["gold_after"].to_numpy(), count, epochs,
@@ -572,6 +572,11 @@ def _games(batch: _Batch) -> pa.Table:
     sums = [batch.games["plies"].to_numpy()[kept].astype(np.float64)]
     sums += [plies[kept, column].astype(np.float64) for column in (1, 2, 3, 4, 5)]
     sums += [victory_margin[kept], (victory_margin[kept] < 5).astype(np.float64)]
+    sums += [sums[0] ** 2, victory_margin[kept] ** 2]
+    for epoch in (1, 2):  # a sole leader after the epoch, and whether it led after epoch 3 too
+        led, led_last = leads[kept, epoch], leads[kept, 3]
+        sole = (led > 0) & ((led & (led - 1)) == 0)
+        sums += [sole.astype(np.float64), (sole & ((led & led_last) > 0)).astype(np.float64)]
     return _aggregate("agg_games", keys, sums)
 
 
@@ -606,11 +611,60 @@ def _move_counts(game, epoch, kind, legal, games):
     return counts
 
 
+POSITION_PAIRS = ((1, 2), (1, 3), (1, 4), (2, 3), (2, 4), (3, 4))
+
+
+def _position_gaps(batch: _Batch) -> pa.Table:
+    """Per game and pair of its turn positions, the gap between their win shares."""
+    count = batch.games.num_rows
+    position = batch.seats["turn_position"].to_numpy().astype(np.int64)
+    shares = np.zeros((count, len(SEAT_LETTERS) + 1))  # each game's win share by position
+    np.add.at(shares, (batch.seat_game, position), batch.win_share)
+    seated = np.zeros(count, dtype=bool)
+    seated[batch.seat_game] = True
+    pairs = [(np.nonzero(seated & (batch.players >= second))[0], first, second)
+             for first, second in POSITION_PAIRS]  # fmt: skip
+    games = np.concatenate([rows for rows, _, _ in pairs])
+    first = np.concatenate([np.full(len(rows), a) for rows, a, _ in pairs])
+    second = np.concatenate([np.full(len(rows), b) for rows, _, b in pairs])
+    gap = shares[games, first] - shares[games, second]
+    keys = [_take(batch.rules, games)]
+    keys += [_numbers(first - 1, pa.int8(), 1), _numbers(second - 2, pa.int8(), 2)]
+    return _aggregate("agg_position_gaps", keys, [gap, gap**2])
+
+
+def _head_to_head(batch: _Batch) -> pa.Table:
+    """Per game and ordered pair of the agents in it, the agent's mean score over their pairs of
+    seats (1 ahead, a half tied)."""
+    agent, agents = _key(batch.seats["agent"])
+    people = len(agents) - 1  # the code of a seat without an agent
+    gold = batch.seats["final_gold"].to_numpy()
+    rows = batch.seat_row
+    seated = rows >= 0
+    pairs = []  # (game, agent, opponent, score) of every pair of seats of different agents
+    for a, b in np.ndindex(len(SEAT_LETTERS), len(SEAT_LETTERS)):
+        games = np.nonzero(seated[:, a] & seated[:, b])[0]
+        mine, theirs = rows[games, a], rows[games, b]
+        mixed = (agent[mine] != people) & (agent[theirs] != people) & (agent[mine] != agent[theirs])
+        mine, theirs = mine[mixed], theirs[mixed]
+        score = (gold[mine] > gold[theirs]) + 0.5 * (gold[mine] == gold[theirs])
+        pairs.append((games[mixed], agent[mine], agent[theirs], score))
+    game, mine, theirs, score = (np.concatenate(column) for column in zip(*pairs, strict=True))
+    found, per_game = np.unique((game * len(agents) + mine) * len(agents) + theirs,
+                                return_inverse=True)  # fmt: skip
+    mean = np.bincount(per_game, score) / np.bincount(per_game)
+    keys = [_take(batch.rules, found // len(agents) ** 2)]
+    keys += [(found // len(agents) % len(agents), agents), (found % len(agents), agents)]
+    return _aggregate("agg_head_to_head", keys, [mean])
+
+
 AGGREGATES: dict[str, Callable[[_Batch], pa.Table]] = {
     "agg_castles": _castles,
     "agg_cells": _cells,
     "agg_epochs": _epochs,
     "agg_games": _games,
+    "agg_head_to_head": _head_to_head,
+    "agg_position_gaps": _position_gaps,
     "agg_scores": _scores,
     "agg_seats": _seats,
     "agg_tile_cells": _tile_cells,

@@ -23,7 +23,7 @@ import pyarrow as pa
 from engine import pieces
 from engine.geometry import geometry
 
-SCHEMA_VERSION = 7
+SCHEMA_VERSION = 8
 ENGINE_VERSION = "0.1.0"
 
 _DICT = pa.dictionary(pa.int8(), pa.string())

@@ -1,6 +1,8 @@
 -- Games by rules, line-up of agents, lead changes and comebacks, with their lengths and their
--- decision moves, turns with more than one legal action (lake summary, lead changes,
--- comebacks, duration, balance headline).
+-- decision moves, turns with more than one legal action, their winning margins, and the games
+-- with one seat alone in the lead after epoch 1 or 2 and how many that seat went on to win
+-- (most gold after epoch 3, alone or tied) (lake summary, lead changes, comebacks, duration,
+-- leader wins, balance headline).
 WITH standing AS (
     SELECT e.game_id, e.epoch, e.seat,
            e.gold_after = max(e.gold_after) OVER w AS leads,
@@ -19,6 +21,18 @@ changes AS (
     FROM (SELECT *, lag(leading_seats) OVER (PARTITION BY game_id ORDER BY epoch) AS previous
           FROM leaders)
     GROUP BY game_id
+),
+sole_leads AS (
+    SELECT l.game_id,
+           count(*) FILTER (WHERE l.epoch = 1) AS led_1,
+           count(*) FILTER (WHERE l.epoch = 1 AND list_has(w.leading_seats, l.leading_seats[1]))
+               AS won_1,
+           count(*) FILTER (WHERE l.epoch = 2) AS led_2,
+           count(*) FILTER (WHERE l.epoch = 2 AND list_has(w.leading_seats, l.leading_seats[1]))
+               AS won_2
+    FROM leaders l LEFT JOIN leaders w ON w.game_id = l.game_id AND w.epoch = 3
+    WHERE l.epoch IN (1, 2) AND len(l.leading_seats) = 1
+    GROUP BY l.game_id
 ),
 outcomes AS (
     SELECT s.game_id,
@@ -46,7 +60,10 @@ SELECT g.edition, g.variant, g.players, g.created, o.agents, c.lead_changes,
        sum(l.plies_3) AS sum_plies_3, sum(l.passes) AS sum_passes,
        sum(l.decisions) AS sum_decisions,
        sum(o.victory_margin) AS sum_victory_margin,
-       count(*) FILTER (WHERE o.victory_margin < 5) AS close_games
+       count(*) FILTER (WHERE o.victory_margin < 5) AS close_games,
+       sum(g.plies ^ 2) AS sumsq_plies, sum(o.victory_margin ^ 2) AS sumsq_victory_margin,
+       sum(coalesce(sl.led_1, 0)) AS sole_leads_1, sum(coalesce(sl.won_1, 0)) AS leader_won_1,
+       sum(coalesce(sl.led_2, 0)) AS sole_leads_2, sum(coalesce(sl.won_2, 0)) AS leader_won_2
 FROM games g JOIN outcomes o USING (game_id) JOIN changes c USING (game_id)
-JOIN lengths l USING (game_id)
+JOIN lengths l USING (game_id) LEFT JOIN sole_leads sl USING (game_id)
 GROUP BY ALL

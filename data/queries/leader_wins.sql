@@ -3,47 +3,23 @@
 -- on to win (most gold after epoch 3, alone or tied), `share` its share with a 95% Wilson
 -- interval over those games. Filters (NULL = all): $edition $variant $players $source
 -- $date_from $date_to.
-WITH ordered AS (
-    -- gold and seat in one key, so that the seat of the most gold is found with ties broken
-    -- towards A (`first`) and towards D (`last`): the two agree when one seat leads alone
-    SELECT game_id, epoch, seat, gold_after,
-           gold_after * 8 + (ascii(seat) - 65) AS last_key,
-           gold_after * 8 + (68 - ascii(seat)) AS first_key
-    FROM epoch_scores
-    WHERE game_id IN (
-        SELECT game_id
-        FROM filtered_games($edition, $variant, $players, $source, $date_from, $date_to)
-    )
-),
-standings AS (
-    SELECT game_id,
-           arg_max(seat, first_key) FILTER (WHERE epoch = 1) AS first_1,
-           arg_max(seat, last_key) FILTER (WHERE epoch = 1) AS last_1,
-           arg_max(seat, first_key) FILTER (WHERE epoch = 2) AS first_2,
-           arg_max(seat, last_key) FILTER (WHERE epoch = 2) AS last_2,
-           max(gold_after) FILTER (WHERE epoch = 3) AS best,
-           max(gold_after) FILTER (WHERE epoch = 3 AND seat = 'A') AS gold_a,
-           max(gold_after) FILTER (WHERE epoch = 3 AND seat = 'B') AS gold_b,
-           max(gold_after) FILTER (WHERE epoch = 3 AND seat = 'C') AS gold_c,
-           max(gold_after) FILTER (WHERE epoch = 3 AND seat = 'D') AS gold_d
-    FROM ordered
-    GROUP BY game_id
-),
-sole_leaders AS (
-    SELECT game_id, 1 AS epoch, first_1 AS leader, * EXCLUDE (game_id)
-    FROM standings WHERE first_1 = last_1
-    UNION ALL
-    SELECT game_id, 2, first_2, * EXCLUDE (game_id) FROM standings WHERE first_2 = last_2
+WITH sums AS (
+    SELECT players,
+           CAST(sum(sole_leads_1) AS BIGINT) AS games_1,
+           CAST(sum(leader_won_1) AS BIGINT) AS won_1,
+           CAST(sum(sole_leads_2) AS BIGINT) AS games_2,
+           CAST(sum(leader_won_2) AS BIGINT) AS won_2
+    FROM agg_games WHERE kept(edition, variant, players, source, created,
+         $edition, $variant, $players, $source, $date_from, $date_to)
+    GROUP BY ALL
 ),
 counts AS (
-    SELECT g.players, l.epoch, count(*) AS games,
-           count(*) FILTER (WHERE CASE l.leader WHEN 'A' THEN l.gold_a WHEN 'B' THEN l.gold_b
-                                                WHEN 'C' THEN l.gold_c ELSE l.gold_d END = l.best)
-               AS leader_won
-    FROM sole_leaders l JOIN games g USING (game_id)
-    GROUP BY ALL
+    SELECT players, 1 AS epoch, games_1 AS games, won_1 AS leader_won FROM sums
+    UNION ALL
+    SELECT players, 2, games_2, won_2 FROM sums
 )
 SELECT players, epoch, games, leader_won, leader_won / games AS share,
        wilson(leader_won, games, -1) AS ci_low, wilson(leader_won, games, 1) AS ci_high
 FROM counts
+WHERE games > 0
 ORDER BY players, epoch

@@ -319,6 +319,13 @@ def test_leader_after_an_epoch_goes_on_to_win(con):
         )
 
 
+def mean_and_half_width(values: list[float]) -> tuple[float, float]:
+    """The mean and the half width of its 95% interval, z·SE, written out from the definition."""
+    mean = sum(values) / len(values)
+    var = sum((v - mean) ** 2 for v in values) / (len(values) - 1)
+    return mean, Z * (var / len(values)) ** 0.5
+
+
 def test_balance_interval_is_the_widest_gap_taken_per_game(con):
     by_game = defaultdict(dict)
     players = {}
@@ -331,10 +338,8 @@ def test_balance_interval_is_the_widest_gap_taken_per_game(con):
         widest = None
         for a in range(1, count + 1):
             for b in range(a + 1, count + 1):
-                gaps = [g[a] - g[b] for g in games]
-                mean = sum(gaps) / len(gaps)
-                var = sum((d - mean) ** 2 for d in gaps) / (len(gaps) - 1)
-                gap = (abs(mean), 1.96 * (var / len(gaps)) ** 0.5)
+                mean, half_width = mean_and_half_width([g[a] - g[b] for g in games])
+                gap = (abs(mean), half_width)
                 widest = max(widest or gap, gap)
         expected[count] = (
             1 - widest[0],
@@ -348,6 +353,34 @@ def test_balance_interval_is_the_widest_gap_taken_per_game(con):
     assert got.keys() == expected.keys()
     for count, values in expected.items():
         assert got[count] == pytest.approx(values)
+
+
+def test_balance_margins_and_lengths_per_game_with_their_intervals(con):
+    """Winning margin (the winner's margin), close games (won by less than 5) and plies, one
+    observation per game, from the seats and the games."""
+    margins, plies = defaultdict(list), defaultdict(list)
+    for row in seat_rows(con):
+        if row["win_share"] > 0 and row["margin"] >= 0:
+            margins[(row["players"], row["game_id"])].append(row["margin"])
+    for count, length in execute(con, "SELECT players, plies FROM games").rows():
+        plies[count].append(length)
+    frame = execute(con, "balance_summary")
+    assert sorted(frame["players"]) == sorted(plies)
+    for row in frame.iter_rows(named=True):
+        count = row["players"]
+        victory = [max(m) for (p, _), m in margins.items() if p == count]
+        close = sum(m < 5 for m in victory)
+        assert row["games"] == len(victory) == len(plies[count])
+        assert (row["mean_victory_margin"], row["victory_margin_half_width"]) == pytest.approx(
+            mean_and_half_width(victory)
+        )
+        assert (row["mean_plies"], row["plies_half_width"]) == pytest.approx(
+            mean_and_half_width(plies[count])
+        )
+        assert row["close_game_share"] == pytest.approx(close / len(victory))
+        assert (row["close_game_low"], row["close_game_high"]) == pytest.approx(
+            wilson(close, len(victory)), abs=1e-6
+        )
 
 
 def test_comebacks_and_lead_change_shares_with_their_intervals(con):
