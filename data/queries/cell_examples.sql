@@ -1,14 +1,21 @@
--- Example games for one cell: pieces placed on $cell in the newest three batches holding
--- matching games, each with the ply of its placement (the replay opens there), a castle's gold
--- in its epoch and the placer's result, at most $limit (default 20). $piece_kind picks the pieces a heatmap counts: 'castle' (the default), 'tile'
--- (any tile), 'resource', 'hazard', 'MT', 'DR', 'GM', 'WZ', or 'any'.
+-- Example games for one cell: pieces placed on $cell in the newest batches holding matching
+-- games (until they hold 1,000 matching seats, at most three), each with the ply of its
+-- placement (the replay opens there), a castle's gold in its epoch and the placer's result, at
+-- most $limit (default 20). $piece_kind picks the pieces a heatmap counts: 'castle' (the
+-- default), 'tile' (any tile), 'resource', 'hazard', 'MT', 'DR', 'GM', 'WZ', or 'any'.
 -- Filters (NULL = all): $edition $variant $players $source $date_from $date_to $agent $player
 -- $epoch $rank ($agent/$player: the placer; $rank: castles of that rank).
-WITH newest AS (
-    SELECT DISTINCT batch_id FROM agg_seats
+WITH matching AS (
+    SELECT batch_id, sum(n) AS seats FROM agg_seats
     WHERE kept(edition, variant, players, source, created,
                $edition, $variant, $players, $source, $date_from, $date_to)
       AND ($agent IS NULL OR agent = $agent) AND ($player IS NULL OR player = $player)
+    GROUP BY batch_id
+),
+newest AS (  -- the newest batches until they hold 1,000 matching seats, at most three
+    SELECT batch_id FROM matching
+    QUALIFY coalesce(sum(seats) OVER (ORDER BY batch_id DESC
+                                      ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING), 0) < 1000
     ORDER BY batch_id DESC
     LIMIT 3
 ),
@@ -23,7 +30,8 @@ seats_in AS (
       AND ($agent IS NULL OR agent = $agent) AND ($player IS NULL OR player = $player)
 ),
 placed AS (
-    SELECT game_id, epoch, ply, turn, seat, piece, castle_rank AS rank,
+    SELECT game_id, epoch, ply, seat, piece, castle_rank AS rank,
+           CAST(row_gold + column_gold AS SMALLINT) AS castle_gold,
            CASE WHEN kind = 'castle' THEN 'castle'
                 WHEN piece IN ('MT', 'DR', 'GM', 'WZ') THEN piece
                 WHEN tile_value > 0 THEN 'resource' ELSE 'hazard' END AS piece_kind
@@ -38,16 +46,11 @@ wanted AS (
               WHEN 'tile' THEN piece_kind <> 'castle'
               ELSE piece_kind = coalesce($piece_kind, 'castle') END
       AND ($rank IS NULL OR rank = $rank)
-),
-castle_gold AS (
-    SELECT game_id, epoch, turn, gold FROM _castles
-    WHERE batch_id IN (SELECT batch_id FROM newest) AND cell = $cell
 )
 SELECT w.game_id, g.source, g.players, w.epoch, w.ply, w.seat, s.player, w.piece, w.rank,
-       c.gold AS castle_gold, s.final_gold, s.win_share, g.created
+       w.castle_gold, s.final_gold, s.win_share, g.created
 FROM wanted w
 JOIN games_in g USING (game_id)
 JOIN seats_in s USING (game_id, seat)
-LEFT JOIN castle_gold c USING (game_id, epoch, turn)
 ORDER BY g.created DESC, w.game_id, w.ply
 LIMIT coalesce($limit, 20)
