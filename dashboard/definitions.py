@@ -83,3 +83,10 @@ HEAD_TO_HEAD = (
     "finished with more gold (a tie counts a half); one observation per game, 95% Wilson "
     "interval."
 )
+
+
+def balance_interval(low: float | None, high: float | None) -> str:
+    """The balance figure's interval in words (a single game has none)."""
+    if low is None or high is None:
+        return "no interval (one game)"
+    return f"95% interval {low:.3f} to {high:.3f}"

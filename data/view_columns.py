@@ -15,6 +15,14 @@ _CELL = {
     "cell_column": "the cell's column, 1–6",
 }
 
+_PLACED = {
+    "tile": "the tile placed (+3, MT, DR …)",
+    "placer": "the seat that placed it",
+    "placed_by": "drawn or start (a starting tile)",
+    "turn": "the turn of the epoch it was placed on",
+    "timing": "fifth of the epoch it was placed in, 1–5",
+}
+
 VIEW_MEANINGS = {
     "games": "one row per game",
     "seats": "one row per seat of a game",
@@ -93,11 +101,7 @@ COLUMN_MEANINGS: dict[str, dict[str, str]] = {
         "game_id": "the game",
         "epoch": "epoch, 1–3",
         **_CELL,
-        "tile": "the tile placed (+3, MT, DR …)",
-        "placer": "the seat that placed it",
-        "placed_by": "drawn or start (a starting tile)",
-        "turn": "the turn of the epoch it was placed on",
-        "timing": "fifth of the epoch it was placed in, 1–5",
+        **_PLACED,
         "seat": "the seat whose gold is measured",
         "impact": "the seat's epoch gold with the tile minus without it",
     },
@@ -105,11 +109,7 @@ COLUMN_MEANINGS: dict[str, dict[str, str]] = {
         "game_id": "the game",
         "epoch": "epoch, 1–3",
         **_CELL,
-        "tile": "the tile placed (+3, MT, DR …)",
-        "placer": "the seat that placed it",
-        "placed_by": "drawn or start (a starting tile)",
-        "turn": "the turn of the epoch it was placed on",
-        "timing": "fifth of the epoch it was placed in, 1–5",
+        **_PLACED,
         **{f"impact_{s}": f"the tile's impact on seat {s.upper()}" for s in "abcd"},
     },
     "cells": dict(_CELL),

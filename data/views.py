@@ -114,6 +114,14 @@ SELECT chr(CAST(97 + c % 6 AS INTEGER)) || (c // 6 + 1) AS cell,
        CAST(c % 6 + 1 AS TINYINT) AS cell_column
 FROM range(30) t(c);
 
+CREATE MACRO tile_split(choice_, epoch_, timing_, placed_by_, agent_) AS
+    CASE coalesce(choice_, 'all')
+        WHEN 'epoch' THEN CAST(epoch_ AS VARCHAR)
+        WHEN 'timing' THEN CAST(timing_ AS VARCHAR)
+        WHEN 'placed_by' THEN placed_by_
+        WHEN 'agent' THEN coalesce(agent_, 'people')
+        ELSE 'all' END;
+
 CREATE MACRO kept(edition_, variant_, players_, source_, created_,
                   edition, variant, players, source, date_from, date_to) AS
     (edition IS NULL OR edition_ = edition)

@@ -72,11 +72,7 @@ def balance_cards(summary: pl.DataFrame, filters: Filters) -> None:
             f"{row['balance']:.3f}",
             help=definitions.BALANCE,
         )
-        interval = (
-            f"95% interval {row['balance_low']:.3f} to {row['balance_high']:.3f}"
-            if row["balance_low"] is not None
-            else "no interval (one game)"
-        )
+        interval = definitions.balance_interval(row["balance_low"], row["balance_high"])
         few = " · few games" if row["games"] < FEW_GAMES else ""
         card.caption(f"{interval} · {row['games']:,} games{few}")
     ignored_filters(filters, GAME_FILTERS)

@@ -67,11 +67,7 @@ if lake_has_games():
                 f"{row['balance']:.3f}",
                 help=definitions.BALANCE,
             )
-            interval = (
-                f"95% interval {row['balance_low']:.3f} to {row['balance_high']:.3f}"
-                if row["balance_low"] is not None
-                else "no interval (one game)"
-            )
+            interval = definitions.balance_interval(row["balance_low"], row["balance_high"])
             card.caption(
                 f"{interval} · {row['games']:,} games{few} · mean winning margin "
                 f"{row['mean_victory_margin']:.1f} gold · won by < 5 gold in "

@@ -8,18 +8,8 @@
 -- $epoch ($agent/$player select the placer).
 WITH sums AS (
     SELECT tile,
-           CASE coalesce($split, 'all')
-               WHEN 'epoch' THEN CAST(epoch AS VARCHAR)
-               WHEN 'timing' THEN CAST(timing AS VARCHAR)
-               WHEN 'placed_by' THEN placed_by
-               WHEN 'agent' THEN coalesce(agent, 'people')
-               ELSE 'all' END AS split,
-           CASE coalesce($cross_split, 'all')
-               WHEN 'epoch' THEN CAST(epoch AS VARCHAR)
-               WHEN 'timing' THEN CAST(timing AS VARCHAR)
-               WHEN 'placed_by' THEN placed_by
-               WHEN 'agent' THEN coalesce(agent, 'people')
-               ELSE 'all' END AS cross_split,
+           tile_split($split, epoch, timing, placed_by, agent) AS split,
+           tile_split($cross_split, epoch, timing, placed_by, agent) AS cross_split,
            CAST(sum(n) AS BIGINT) AS n, sum(sum_own) AS sum_own, sum(sumsq_own) AS sumsq_own,
            sum(sum_opponent) AS sum_opponent, sum(sumsq_opponent) AS sumsq_opponent,
            sum(sum_net) AS sum_net, sum(sumsq_net) AS sumsq_net
