@@ -24,6 +24,7 @@ from data.schema import ENGINE_VERSION, KINDS, TABLE_SCHEMAS, VALUE_OFFSET
 from engine import pieces
 from engine.actions import Block
 from engine.kernel.batch import SEATS, BoardScores, score_boards
+from engine.outcome import seat_outcomes
 from engine.rules import RuleSet
 from engine.state import DEAL, PLACE, TURN, Game
 
@@ -450,8 +451,12 @@ def _games_table(games, ids, setups: Setups, players, plies, first_seat, deals, 
 
 
 def _seats_table(games, ids, players, final, first_seat) -> pa.Table:
-    game_index, seat, position, rank, win_share, utility, margin = _outcomes(
-        final, players, first_seat
+    outcome = seat_outcomes(final, players)
+    game_index, seat = np.nonzero(outcome.seated)  # game by game, seat by seat
+    position = (seat - first_seat[game_index]) % players[game_index] + 1
+    rank, win_share, utility, margin = (
+        column[outcome.seated]
+        for column in (outcome.rank, outcome.win_share, outcome.utility, outcome.margin)
     )
     names, seat_agents, line_up_seat = _line_ups(games)
     at = pa.array(line_up_seat[game_index] + seat)  # each row's seat among the line-ups'
@@ -474,39 +479,6 @@ def _seats_table(games, ids, players, final, first_seat) -> pa.Table:
             _int(margin, "int16"),
         ],
     )
-
-
-@numba.njit(cache=True)
-def _outcomes(final, players, first_seat):
-    """Every seat of every game (game by game, seat by seat) with its outcome from the final
-    gold: the game, the seat, its position in the first turn order, its rank (1 = most gold,
-    ties share the mean of their places), win share (a win split between the tied winners),
-    utility (1 − 2 (rank − 1) / (players − 1)) and margin (its gold less the best other's)."""
-    rows = players.sum()
-    game, seat, position, margin = np.empty((4, rows), dtype=np.int64)
-    rank, win_share, utility = np.empty((3, rows), dtype=np.float64)
-    row = 0
-    for g in range(len(players)):
-        count = players[g]
-        gold = final[g, :count]
-        best = gold.max()
-        winners = (gold == best).sum()
-        for s in range(count):
-            above = ties = 0
-            others = np.iinfo(np.int64).min
-            for other in range(count):
-                above += gold[other] > gold[s]
-                ties += gold[other] == gold[s]
-                if other != s:
-                    others = max(others, gold[other])
-            game[row], seat[row] = g, s
-            position[row] = (s - first_seat[g]) % count + 1
-            rank[row] = 1 + above + (ties - 1) / 2
-            win_share[row] = 1.0 / winners if gold[s] == best else 0.0
-            utility[row] = 1 - 2 * (rank[row] - 1) / (count - 1)
-            margin[row] = gold[s] - others
-            row += 1
-    return game, seat, position, rank, win_share, utility, margin
 
 
 def _line_ups(games: Sequence[PlayedGame]) -> tuple[list[str], list[str | None], np.ndarray]:

@@ -14,6 +14,7 @@ from itertools import combinations, combinations_with_replacement
 from multiprocessing import Pool
 
 from engine.agents import make_agent, play_game
+from engine.outcome import Outcome
 from engine.rules import RuleSet
 from engine.state import Game
 from engine.stats import wilson_interval
@@ -42,9 +43,7 @@ class GameResult:
 
     @property
     def win_shares(self) -> tuple[float, ...]:
-        best = max(self.gold)
-        winners = sum(1 for g in self.gold if g == best)
-        return tuple(1 / winners if g == best else 0.0 for g in self.gold)
+        return Outcome.of(self.gold).win_shares
 
 
 @dataclass(frozen=True)

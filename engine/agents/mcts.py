@@ -24,6 +24,7 @@ from dataclasses import dataclass
 
 from engine.agents.greedy import Position
 from engine.agents.heuristic import heuristic_values, projected_gold
+from engine.outcome import Outcome
 from engine.state import DEAL, DRAWN, FIRST, OVER, PLACE, TURN, Game, Observation, State
 
 EXPLORATION = 0.2  # UCB constant on win_share rewards in [0, 1]
@@ -230,9 +231,7 @@ def expected_win_shares(
     gold = leaf_gold(state) if gold is None else gold
     over = state.phase == OVER
     if over and (rules.last_castle or state.epoch >= rules.epochs):
-        best = max(gold)
-        winners = [seat for seat, g in enumerate(gold) if g == best]
-        return [1 / len(winners) if seat in winners else 0.0 for seat in range(len(gold))]
+        return list(Outcome.of(state.gold).win_shares)
     epochs_left = rules.epochs - state.epoch + (0 if over else 1)
     spread = EPOCH_SPREAD * math.sqrt(max(epochs_left, 1))
     strength = [

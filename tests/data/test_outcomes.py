@@ -41,7 +41,7 @@ def test_a_three_way_tie_sums_to_exactly_one(tmp_path) -> None:
     assert [shares[s] for s in winners] == [1 / 3] * 3
     # the winners share places 1–3 (rank 2); utility 1 − 2·(rank − 1)/(N − 1) = 1/3
     assert [ranks[s] for s in winners] == [2.0] * 3
-    assert [utilities[s] for s in winners] == [1 - 2 / 3] * 3
+    assert [utilities[s] for s in winners] == [1 / 3] * 3
 
 
 @pytest.mark.parametrize("version", [SCHEMA_VERSION - 1, SCHEMA_VERSION + 1])
