@@ -137,7 +137,7 @@ def iter_reviews(
             yield _review_turn(item, budget, f"{seed}:{index}", omniscient)
 
 
-def review_game(
+def move_reviews(
     game: Game,
     actions: Sequence[int],
     budget: int = DEFAULT_BUDGET,

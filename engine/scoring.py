@@ -76,7 +76,7 @@ def score_gold(board: Sequence[int], players: int, geometry: Geometry) -> list[i
 
 
 @dataclass(frozen=True)
-class Segment:
+class ScoredSegment:
     """A stretch of a line between mountains (or the edges), scored on its own."""
 
     line: str  # "row 1" … or "column a" …
@@ -103,7 +103,7 @@ class CastleScore:
 @dataclass(frozen=True)
 class Breakdown:
     gold: tuple[int, ...]
-    segments: tuple[Segment, ...]
+    segments: tuple[ScoredSegment, ...]
     castles: tuple[CastleScore, ...]
     impacts: dict[int, tuple[int, ...]]  # tile cell -> counterfactual impact per seat
 
@@ -183,7 +183,7 @@ def score_breakdown(board: Sequence[int], players: int, geometry: Geometry) -> B
             seg_gold = tuple(base * rank for rank in ranks)
             for seat, amount in enumerate(seg_gold):
                 gold[seat] += amount
-            segments.append(Segment(label, cells, base, tuple(ranks), seg_gold))
+            segments.append(ScoredSegment(label, cells, base, tuple(ranks), seg_gold))
     castles = tuple(
         CastleScore(
             cell=cell,

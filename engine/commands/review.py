@@ -7,7 +7,7 @@ import json
 
 from engine import pieces
 from engine.cli_support import EXIT_OK, BadInput, load_record, whole_number
-from engine.evaluate import DEFAULT_BUDGET, describe, review_game
+from engine.evaluate import DEFAULT_BUDGET, describe, move_reviews
 
 NAME = "review"
 HELP = "Judge every move of a .kgn record: class (best … blunder), expected loss, best move."
@@ -30,7 +30,7 @@ def run(args: argparse.Namespace) -> int:
         raise BadInput(f"--budget must be at least 1, not {args.budget}")
     _, state = load_record(args.file)
     game = state.game
-    reviews = review_game(game, state.history, args.budget, args.seed, args.omniscient)
+    reviews = move_reviews(game, state.history, args.budget, args.seed, args.omniscient)
     rows = [
         {
             "epoch": review.epoch,

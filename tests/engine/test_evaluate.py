@@ -17,7 +17,7 @@ from engine.evaluate import (
     classify,
     evaluate,
     is_decided,
-    review_game,
+    move_reviews,
 )
 from engine.record import record_from_state, write_record
 from engine.state import PLACE, Game, State
@@ -93,7 +93,7 @@ def _finished_game() -> State:
 
 def test_review_judges_every_turn() -> None:
     state = _finished_game()
-    reviews = review_game(state.game, state.history, budget=10, seed=1)
+    reviews = move_reviews(state.game, state.history, budget=10, seed=1)
     assert len(reviews) == 90
     assert {r.quality for r in reviews} <= {
         "best",
@@ -111,7 +111,7 @@ def test_a_decided_game_is_judged_by_the_gold_each_move_loses() -> None:
     """greedy against random (500 gold to 72): settled within the first epoch, after which
     win_share losses are about nothing and the class follows the gold given up."""
     state = _finished_game()
-    reviews = review_game(state.game, state.history, budget=10, seed=1)
+    reviews = move_reviews(state.game, state.history, budget=10, seed=1)
     late = reviews[15:]
     assert all(r.decided == is_decided(r.win_share_before) for r in reviews)
     assert sum(r.decided for r in late) > 0.9 * len(late)
