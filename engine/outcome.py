@@ -6,8 +6,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cached_property
+from typing import TYPE_CHECKING
 
-import numpy as np
+if TYPE_CHECKING:  # numpy is imported by seat_outcomes only: one game's outcome starts fast
+    import numpy as np
 
 # Each rule once, in terms of how many seats have more gold than the seat (`above`) and how many
 # have as much (`tied`, the seat included); the same expressions serve numbers and numpy arrays.
@@ -82,6 +84,8 @@ class SeatOutcomes:
 def seat_outcomes(gold: np.ndarray, players: np.ndarray | None = None) -> SeatOutcomes:
     """The outcomes of every game of `gold` (games × seats final gold; game g seats its first
     `players[g]` columns, every column when `players` is None), as `Outcome.of` gives them."""
+    import numpy as np
+
     gold = np.asarray(gold, dtype=np.int64)
     games, seats = gold.shape
     count = np.full(games, seats) if players is None else np.asarray(players, dtype=np.int64)
