@@ -1,65 +1,51 @@
-"""`kingdoms bench`: every speed figure of the product, engine to dashboard, in one report."""
+"""`kingdoms bench`: runs the source tree's benchmarks (`python -m bench`), which are not
+installed with the product."""
 
 from __future__ import annotations
 
 import argparse
-import importlib
-import json
+import os
 import subprocess
 import sys
+from pathlib import Path
 
-from engine.cli_support import EXIT_OK, BadInput
+import engine
+from engine.cli_support import BadInput
 
 NAME = "bench"
-HELP = "Measure speed: engine, agents, lake, start-up, dashboard, replay (medians; --json)."
-
-# Parts measured in this process: module and function returning {figure: value}.
-IN_PROCESS = {
-    "engine": ("engine.benchmarks", "engine_figures"),
-    "agents": ("engine.agents.benchmarks", "agent_figures"),
-    "lake": ("data.benchmarks", "data_figures"),
-    "startup": ("data.cli_benchmarks", "startup_figures"),
-}
-# The dashboard's parts run as programs printing one JSON object: the data layer never
-# imports the dashboard (the same reason `kingdoms dashboard` starts it with streamlit run).
-AS_PROGRAM = {
-    "dashboard": "dashboard.benchmarks",
-    "replay": "dashboard.replay_benchmarks",
-}
-PARTS = (*IN_PROCESS, *AS_PROGRAM)
+HELP = (
+    "Measure speed: engine, agents, lake, start-up, dashboard, replay (medians; --json). "
+    "Needs the source tree's bench/ folder beside engine/ (a checkout, as `make bench` uses)."
+)
+SOURCE_ROOT = Path(engine.__file__).resolve().parents[1]
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--json", action="store_true", help="print one JSON object of figures")
     parser.add_argument(
         "--only",
-        default=",".join(PARTS),
-        help=f"comma-separated parts to measure (default: all of {', '.join(PARTS)})",
+        help="comma-separated parts to measure: engine, agents, lake, startup, dashboard, "
+        "replay (default: all)",
+    )
+    parser.add_argument(
+        "--lake",
+        help="folder the benchmarks write under, their lakes kept there for the next run "
+        "(default: a temporary folder, removed afterwards)",
     )
 
 
 def run(args: argparse.Namespace) -> int:
-    parts = [p.strip() for p in args.only.split(",") if p.strip()]
-    unknown = [p for p in parts if p not in PARTS]
-    if unknown:
-        raise BadInput(f"--only: unknown part '{unknown[0]}' (choose from {', '.join(PARTS)})")
-    figures: dict[str, float] = {}
-    for part in parts:
-        part_figures = _measure(part)
-        figures.update(part_figures)
-        if not args.json:
-            for key, value in part_figures.items():
-                print(f"{key:<32} {value:>12,.2f}", flush=True)
+    if not (SOURCE_ROOT / "bench" / "__main__.py").is_file():
+        raise BadInput(
+            f"bench: no bench/ folder in {SOURCE_ROOT}: the benchmarks come with the source "
+            "tree, not the installed package"
+        )
+    command = [sys.executable, "-m", "bench"]
     if args.json:
-        print(json.dumps(figures))
-    return EXIT_OK
-
-
-def _measure(part: str) -> dict[str, float]:
-    if part in IN_PROCESS:
-        module_name, function = IN_PROCESS[part]
-        return getattr(importlib.import_module(module_name), function)()
-    done = subprocess.run(
-        [sys.executable, "-m", AS_PROGRAM[part]], capture_output=True, text=True, check=True
-    )
-    return json.loads(done.stdout.strip().splitlines()[-1])
+        command.append("--json")
+    if args.only is not None:
+        command += ["--only", args.only]
+    if args.lake is not None:
+        command += ["--lake", str(Path(args.lake).resolve())]
+    path = os.pathsep.join(p for p in (str(SOURCE_ROOT), os.environ.get("PYTHONPATH")) if p)
+    return subprocess.run(command, env={**os.environ, "PYTHONPATH": path}, check=False).returncode

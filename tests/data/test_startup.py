@@ -8,7 +8,7 @@ import sys
 
 import pytest
 
-from data.cli_benchmarks import COMMANDS
+from bench.startup_speed import COMMANDS
 
 HEAVY = ("duckdb", "polars", "numba", "pyarrow", "numpy", "streamlit")
 

@@ -9,7 +9,9 @@ import sys
 import time
 from pathlib import Path
 
-RECORD = Path(__file__).with_name("records") / "2026-11-16-four-player.kgn"
+import data
+
+RECORD = Path(data.__file__).with_name("records") / "2026-11-16-four-player.kgn"
 BOARD = (
     "+3 B1 A4 C1 -6 A1 / C2 GM +4 +1 MT WZ / +2 +4 B2 -5 -2 C1 / "
     "A2 DR +3 MT C1 +5 / -1 -3 C1 A3 +6 +2"
@@ -33,5 +35,5 @@ def command_seconds(arguments: list[str], repeats: int = 7) -> float:
     return statistics.median(timings[1:])
 
 
-def startup_figures() -> dict[str, float]:
+def startup_figures(root: Path) -> dict[str, float]:
     return {key: round(command_seconds(arguments), 3) for key, arguments in COMMANDS.items()}

@@ -18,8 +18,8 @@ from engine.playout import random_games
 from engine.rules import rule_set
 from engine.state import Game
 
-BENCH_LAKE = Path("data/bench-lake")
 BENCH_MOVES = 10_000_000
+BENCH_LAKE = "bench"  # the benchmark lake's folder under the path the figures are given
 ROUNDS = 9  # medians of this many runs: a single round moves by up to ±10% with the load
 BENCH_GAMES = 145_000  # about 10.4 million moves with player counts 2, 3, 4 cycled
 
@@ -34,29 +34,29 @@ def _bare_rate(games: int) -> float:
     return games / (time.perf_counter() - start)
 
 
-def _simulate_rate(games: int) -> float:
+def _simulate_rate(games: int, root: Path) -> float:
     """Games per second of `simulate` into a fresh lake, one process, random agents."""
-    with tempfile.TemporaryDirectory() as folder:
+    with tempfile.TemporaryDirectory(dir=root) as folder:
         start = time.perf_counter()
         simulate(Lake(folder), Plan(games, seed=11), workers=1, progress=False)
         return games / (time.perf_counter() - start)
 
 
-def _write_rate() -> float:
+def _write_rate(root: Path) -> float:
     """Rows per second of writing one batch's stored tables to zstd Parquet."""
     from data.rows import build_tables
 
     plan = Plan(DEFAULT_BATCH, seed=12)
     tables = build_tables(play_games(plan, 0, plan.games), datetime.now(UTC))
     rows = sum(t.num_rows for t in tables.values())
-    with tempfile.TemporaryDirectory() as folder:
+    with tempfile.TemporaryDirectory(dir=root) as folder:
         start = time.perf_counter()
         for name, table in tables.items():
             write_table(table, Path(folder) / f"{name}.parquet")
         return rows / (time.perf_counter() - start)
 
 
-def bench_lake(path: Path = BENCH_LAKE) -> Lake:
+def bench_lake(path: Path) -> Lake:
     """The benchmark lake, built (random agents, 2–4 players) unless it already has 10M moves."""
     lake = Lake(path)
     try:
@@ -80,20 +80,22 @@ def _warm_ms(run, repeats: int = 5) -> float:
     return statistics.median(times) * 1000
 
 
-def data_figures() -> dict[str, float]:
+def data_figures(root: Path) -> dict[str, float]:
     """Every lake figure, keyed by name (rates per second, times in ms, sizes in bytes)."""
     # Bare and simulated rates alternate, so both halves of each ratio see the same machine.
     # A round simulates one batch of the default size, after one such batch has loaded the
     # compiled kernels and grown the heap: once a run, which no round should count.
-    _simulate_rate(DEFAULT_BATCH)
-    rounds = [(_bare_rate(DEFAULT_BATCH), _simulate_rate(DEFAULT_BATCH)) for _ in range(ROUNDS)]
+    _simulate_rate(DEFAULT_BATCH, root)
+    rounds = [
+        (_bare_rate(DEFAULT_BATCH), _simulate_rate(DEFAULT_BATCH, root)) for _ in range(ROUNDS)
+    ]
     figures = {
         "playout_bare_games_per_s": statistics.median(bare for bare, _ in rounds),
         "simulate_games_per_s": statistics.median(simulated for _, simulated in rounds),
         "simulate_vs_bare_ratio": statistics.median(simulated / bare for bare, simulated in rounds),
-        "parquet_rows_per_s": statistics.median(_write_rate() for _ in range(ROUNDS)),
+        "parquet_rows_per_s": statistics.median(_write_rate(root) for _ in range(ROUNDS)),
     }
-    lake = bench_lake()
+    lake = bench_lake(root / BENCH_LAKE)
     con = connect(lake)
     moves = execute(con, "SELECT count(*) AS n FROM moves")["n"][0]
     size = sum(f.stat().st_size for table in all_tables() for f in lake.files(table))

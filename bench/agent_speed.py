@@ -6,12 +6,13 @@ import random
 import statistics
 import time
 from collections.abc import Callable
+from pathlib import Path
 
 from engine.agents.driver import play_game
 from engine.agents.greedy import GreedyAgent
 from engine.agents.heuristic import HeuristicAgent
 from engine.agents.mcts import search_observation
-from engine.evaluate import review_game
+from engine.evaluate import move_reviews
 from engine.state import TURN, Game, State
 
 REPEATS = 3
@@ -54,7 +55,7 @@ def mid_game_position(seed: int = 5) -> State:
     return state
 
 
-def agent_figures() -> dict[str, float]:
+def agent_figures(root: Path) -> dict[str, float]:
     """greedy and heuristic games/s, MCTS iterations/s, and seconds to review a 3-player game."""
     position = mid_game_position()
     observation = position.observation(position.current_player())
@@ -65,7 +66,7 @@ def agent_figures() -> dict[str, float]:
     )
     finished = play_game(Game(3), [HeuristicAgent(seat) for seat in range(3)], seed=9)
     review_time = _median_seconds(
-        lambda: review_game(finished.game, finished.history, seed=1), repeats=1
+        lambda: move_reviews(finished.game, finished.history, seed=1), repeats=1
     )
     return {
         "greedy_games_per_s": round(_games_per_second(GreedyAgent, 10), 1),

@@ -1,12 +1,11 @@
 """The replay viewer's speed figures for `kingdoms bench` (medians, server side).
 
-A small lake is built in a temporary folder; the Replay page runs under Streamlit's AppTest,
-so the figures include the page's whole script run, not the browser's drawing.
+A small lake is built in a temporary folder under the given path; the Replay page runs under
+Streamlit's AppTest, so the figures include the page's whole script run, not the browser's drawing.
 """
 
 from __future__ import annotations
 
-import json
 import os
 import statistics
 import tempfile
@@ -16,6 +15,7 @@ from pathlib import Path
 import streamlit as st
 from streamlit.testing.v1 import AppTest
 
+import dashboard
 from dashboard.review import DEFAULT_BUDGET, DEFAULT_SEED, review_game
 from dashboard.timeline import Timeline
 from data.lake import Lake
@@ -25,7 +25,7 @@ from data.simulate import Plan, simulate
 from engine.rules import rule_set
 from engine.state import Game
 
-PAGE = str(Path(__file__).with_name("app_pages") / "replay.py")
+PAGE = str(Path(dashboard.__file__).with_name("app_pages") / "replay.py")
 
 
 def _games(lake: Lake) -> list[tuple[int, Timeline]]:
@@ -58,11 +58,13 @@ def _step_ms(game_id: int, steps: int) -> list[float]:
     return times
 
 
-def replay_figures(steps: int = 15, opens: int = 5, reviews: int = 3) -> dict[str, float]:
+def replay_figures(
+    root: Path, steps: int = 15, opens: int = 5, reviews: int = 3
+) -> dict[str, float]:
     """replay_step_ms, replay_step_reviewed_ms (with the evaluation graph), replay_open_game_ms
     and replay_review_game_s (a whole game at the default budget), medians."""
     previous = os.environ.get("KINGDOMS_LAKE")
-    with tempfile.TemporaryDirectory(prefix="replay-bench-") as folder:
+    with tempfile.TemporaryDirectory(prefix="replay-bench-", dir=root) as folder:
         lake = Lake(folder)
         simulate(lake, Plan(2 * max(opens, reviews), players=(3,), seed=5), progress=False)
         os.environ["KINGDOMS_LAKE"] = folder
@@ -95,7 +97,3 @@ def replay_figures(steps: int = 15, opens: int = 5, reviews: int = 3) -> dict[st
         "replay_open_game_ms": round(statistics.median(open_ms), 1),
         "replay_review_game_s": round(statistics.median(review_s), 2),
     }
-
-
-if __name__ == "__main__":
-    print(json.dumps(replay_figures()))

@@ -3,13 +3,11 @@ page load and a filter change re-render (cache miss), per page.
 
 Both run the real page scripts server side through Streamlit's AppTest (no browser): the first
 load is a fresh session over a fresh connection; a filter change picks a value whose queries
-were never cached. Medians over a few repeats. `python -m dashboard.benchmarks` prints the
-figures of each page, then one JSON object (what `kingdoms bench` reads).
+were never cached. Medians over a few repeats.
 """
 
 from __future__ import annotations
 
-import json
 import os
 import statistics
 import time
@@ -18,13 +16,14 @@ from pathlib import Path
 import streamlit as st
 from streamlit.testing.v1 import AppTest
 
+import dashboard
+from bench.lake_speed import BENCH_LAKE, bench_lake
 from dashboard.charts import clear_shapes
-from data.benchmarks import bench_lake
 from data.default_lake import build_default_lake
-from data.lake import Lake, lake_path
+from data.lake import Lake
 from data.simulate import workers_count
 
-APP = str(Path(__file__).with_name("streamlit_app.py"))
+APP = str(Path(dashboard.__file__).with_name("streamlit_app.py"))
 PAGES = (
     "app_pages/overview.py",
     "app_pages/heatmaps.py",
@@ -85,23 +84,17 @@ def page_figures(lake: str | os.PathLike[str], repeats: int = 3) -> dict[str, tu
             os.environ["KINGDOMS_LAKE"] = previous
 
 
-def default_lake() -> Path:
-    """The default lake (built, as `make run` does, when it holds no game yet)."""
-    lake = Lake(lake_path())
+def default_lake(path: Path) -> Path:
+    """A default lake at `path` (built, as `make run` does, when it holds no game yet)."""
+    lake = Lake(path)
     if not lake.batches():
         build_default_lake(lake, workers_count("auto"), progress=False)
     return lake.root
 
 
-def lakes_figures(
-    lake: str | os.PathLike[str] | None = None, repeats: int = 3
-) -> dict[str, dict[str, tuple[float, float]]]:
-    """`page_figures` of the given lake (named "lake"), else of the default and the benchmark
-    lake."""
-    if lake:
-        lakes = {"lake": Path(lake)}
-    else:
-        lakes = {"default": default_lake(), "bench": bench_lake().root}
+def lakes_figures(root: Path, repeats: int = 3) -> dict[str, dict[str, tuple[float, float]]]:
+    """`page_figures` of a default lake and of the benchmark lake, both kept under `root`."""
+    lakes = {"default": default_lake(root / "default"), "bench": bench_lake(root / BENCH_LAKE).root}
     return {name: page_figures(path, repeats) for name, path in lakes.items()}
 
 
@@ -121,20 +114,6 @@ def flat_figures(per_lake: dict[str, dict[str, tuple[float, float]]]) -> dict[st
     }
 
 
-def dashboard_figures(
-    lake: str | os.PathLike[str] | None = None, repeats: int = 3
-) -> dict[str, float]:
-    """Medians of the given lake, else of the default and the benchmark lake (`flat_figures`)."""
-    return flat_figures(lakes_figures(lake, repeats))
-
-
-if __name__ == "__main__":
-    measured = lakes_figures()
-    for name, pages in measured.items():
-        first = max(pages, key=lambda page: pages[page][0])
-        change = max(pages, key=lambda page: pages[page][1])
-        print(
-            f"{name} lake: slowest first load {first} ({pages[first][0]:.2f} s), "
-            f"slowest filter change {change} ({pages[change][1]:.0f} ms)"
-        )
-    print(json.dumps(flat_figures(measured)))
+def dashboard_figures(root: Path, repeats: int = 3) -> dict[str, float]:
+    """Medians of the default and the benchmark lake under `root` (`flat_figures`)."""
+    return flat_figures(lakes_figures(root, repeats))
