@@ -1,13 +1,15 @@
-# Kingdoms Analytics: `make run` starts the app on the default dataset, `make test` runs the tests.
-# Both set up .venv from nothing when it is missing or pyproject.toml changed.
+# Kingdoms Analytics: `make run` starts the app on the default dataset, `make test` runs the tests
+# (`make test-fast` without the slow ones), `make lint` checks style, layering and types.
+# All set up .venv from nothing when it is missing or pyproject.toml changed.
 
 VENV := .venv
 PY := $(VENV)/bin/python
 KINGDOMS := $(VENV)/bin/kingdoms
 STAMP := $(VENV)/.installed
 LAKE ?= data/lake
+BENCH_LAKE ?= data/bench-lake
 
-.PHONY: install browser lake run test bench lint screenshots
+.PHONY: install browser lake run test test-fast bench lint screenshots
 
 $(STAMP): pyproject.toml
 	test -x $(PY) || python3 -m venv $(VENV)
@@ -33,12 +35,19 @@ run: lake
 test: install browser
 	$(PY) -m pytest -q
 
-bench: install lake
-	$(KINGDOMS) bench
+# The inner loop: every test but those marked slow (the browser test among them).
+test-fast: install
+	$(PY) -m pytest -q -m "not slow"
+
+# The benchmarks (bench/, not installed) keep their lakes under $(BENCH_LAKE) for the next run.
+bench: install
+	$(PY) -m bench --lake $(BENCH_LAKE)
 
 lint: install
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
+	$(VENV)/bin/lint-imports --no-cache --no-logo
+	$(VENV)/bin/mypy
 
 screenshots: install browser lake
 	KINGDOMS_LAKE=$(LAKE) $(PY) -m tests.dashboard.screenshots --out docs/screenshots

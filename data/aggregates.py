@@ -122,7 +122,7 @@ def _composite(keys: Sequence[Key]) -> Key:
 
 def _value_columns(keys: Sequence[Key]) -> dict[str, pa.Array]:
     """The values of every key at its codes, a column each (a table key gives several)."""
-    columns = {}
+    columns: dict[str, pa.Array] = {}
     for codes, values in keys:
         taken = values.take(codes)
         parts = (

@@ -18,6 +18,7 @@ import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
+from typing import cast
 
 import duckdb
 import polars as pl
@@ -37,7 +38,7 @@ _SLICE = 10_000  # rows written between two looks at the clock
 _ANSWERS = {duckdb.StatementType.SELECT, duckdb.StatementType.EXPLAIN}
 # the folders' partition columns, as DuckDB's hive partitioning reads them for the named queries
 _PARTITIONS = pa.schema([("batch_id", pa.int64()), ("source", pa.string())])
-SEALED = {
+SEALED: dict[str, str | bool | int | float | list[str]] = {
     "enable_external_access": False,  # no file or network, and allowed_directories stays empty
     "temp_directory": "",  # no spilling to disk
     "python_enable_replacements": False,  # no Python variable read by its name
@@ -157,7 +158,7 @@ def run_console(
     finally:
         timer.cancel()
         con.close()
-    frame = pl.from_arrow(table)
+    frame = cast(pl.DataFrame, pl.from_arrow(table))  # a table gives a frame
     return ConsoleResult(frame.head(row_cap), frame.height > row_cap, deadline, timeout)
 
 

@@ -96,7 +96,7 @@ def export_record(con: duckdb.DuckDBPyConnection, game_id: int) -> str | None:
     return write_record(record_from_state(state, tags, {(e + 1, s) for e, s in unseen}))
 
 
-def _tags(stored: object) -> dict[str, str]:
+def _tags(stored: dict[str, str] | list[dict[str, str]] | None) -> dict[str, str]:
     """The stored tag map (Polars gives a list of key/value pairs) as a dict."""
     if isinstance(stored, dict):
         return dict(stored)

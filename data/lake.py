@@ -21,6 +21,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import TypeGuard
 
 import pyarrow as pa
 import pyarrow.compute as pc
@@ -407,5 +408,5 @@ def _check_batch(path: Path, index: int, entry: object) -> None:
         raise LakeError(path, f"{where}: created {json.dumps(entry['created'])} is not a date")
 
 
-def _whole(value: object) -> bool:
+def _whole(value: object) -> TypeGuard[int]:
     return isinstance(value, int) and not isinstance(value, bool)

@@ -16,6 +16,7 @@ import warnings
 from collections.abc import Mapping
 from functools import cache
 from pathlib import Path
+from typing import cast
 
 import duckdb
 import polars as pl
@@ -123,7 +124,7 @@ def execute(
         cursor.execute(sql, params or None)  # binds once (`sql()` binds twice: ms a query)
         with warnings.catch_warnings():  # the extra copy it warns of is of a few rows here
             warnings.filterwarnings("ignore", "Arrow output on a DB-API result", UserWarning)
-            return pl.from_arrow(cursor.to_arrow_table())
+            return cast(pl.DataFrame, pl.from_arrow(cursor.to_arrow_table()))  # a table: a frame
     except duckdb.InterruptException:
         raise QueryError(f"the query took longer than {timeout:g} s and was stopped") from None
     except duckdb.Error as error:

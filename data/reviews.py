@@ -9,6 +9,7 @@ lake keeps the game, even across rebuilds.
 from __future__ import annotations
 
 from pathlib import Path
+from typing import cast
 
 import polars as pl
 import pyarrow as pa
@@ -56,4 +57,4 @@ def load_review(lake: Lake, game_id: int, budget: int, seed: int) -> pl.DataFram
     path = _path(lake, game_id, budget, seed)
     if not path.exists() or set(SCHEMA.names) - set(pq.read_schema(path).names):
         return None
-    return pl.from_arrow(pq.read_table(path, schema=SCHEMA))
+    return cast(pl.DataFrame, pl.from_arrow(pq.read_table(path, schema=SCHEMA)))

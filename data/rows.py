@@ -39,7 +39,7 @@ class PlayedGame:
 
     players: int
     rules: RuleSet
-    history: InitVar[Sequence[int]]
+    history: InitVar[Sequence[int] | np.ndarray]
     epoch_gains: list[list[int]]
     players_names: Sequence[str]  # games played from one plan share these
     agents: Sequence[str | None]
@@ -49,7 +49,7 @@ class PlayedGame:
     actions: bytes = field(init=False)  # the history as bytes (every action id is below 256)
     game_id: int = field(init=False)
 
-    def __post_init__(self, history: Sequence[int]) -> None:
+    def __post_init__(self, history: Sequence[int] | np.ndarray) -> None:
         # Worked out at once: every game is identified before it is stored.
         self.actions = bytes(bytearray(history))  # twice as fast as bytes() of a list
         self.game_id = game_id(self.rules, self.players, self.actions)
@@ -86,7 +86,7 @@ class Turns:
     gold_before: np.ndarray
 
     @classmethod
-    def typed(cls, columns: Sequence[np.ndarray]) -> Turns:
+    def typed(cls, columns: Sequence[np.ndarray] | np.ndarray) -> Turns:
         return cls(*(np.asarray(c, dtype=t) for c, t in zip(columns, TURN_TYPES, strict=True)))
 
 
@@ -273,7 +273,7 @@ def replay_turns(game: PlayedGame) -> tuple[list[tuple[int, ...]], list[int]]:
             legal, gold = len(state.legal_actions()), state.gold[seat]
             block, cell = decode(action)
             if rank := state.codes.castle_rank(block):
-                row = (CASTLE, cell, pieces.castle(seat, rank))
+                row: tuple[int, ...] = (CASTLE, cell, pieces.castle(seat, rank))
                 turns.append((epoch, turn, seat, *row, legal, gold))
             elif block == Block.START:
                 row = (START, cell, state.start_tiles[seat])
@@ -321,12 +321,13 @@ def extract_turns(
     deals = np.zeros((len(games), gains.shape[1], SEATS), dtype=np.int64)
     fast = setups.per_game(lambda _, rules: _fast_path(rules), bool)
     parts: list[Turns] = []
+    dealt: np.ndarray | list[list[int]]
     if fast.any():
         turns, dealt = _read_fast(games, np.nonzero(fast)[0], gold, setups)
         deals[fast, : dealt.shape[1]] = dealt
         parts.append(turns)
     if not fast.all():
-        slow = np.nonzero(~fast)[0]
+        slow = np.nonzero(~fast)[0].tolist()
         turns, dealt = replayed_turns(games, slow)
         for index, tiles in zip(slow, dealt, strict=True):
             deals[index, : len(tiles) // games[index].players, : games[index].players] = np.reshape(
@@ -461,7 +462,7 @@ def _seats_table(games, ids, players, final, first_seat) -> pa.Table:
     names, seat_agents, line_up_seat = _line_ups(games)
     at = pa.array(line_up_seat[game_index] + seat)  # each row's seat among the line-ups'
     agents = sorted({a for a in seat_agents if a})
-    code = {agent: index for index, agent in enumerate(agents)}
+    code: dict[str | None, int] = {agent: index for index, agent in enumerate(agents)}
     agent_codes = np.array([code.get(agent, 0) for agent in seat_agents], dtype=np.int8)
     no_agent = np.array([agent is None for agent in seat_agents], dtype=bool)
     return _table(

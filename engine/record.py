@@ -165,7 +165,9 @@ def _scan(text: str) -> Iterator[_Line]:
                 if end >= 0:
                     brace = None
                 continue
-            segment = _SEGMENT.match(line, position).group()
+            match = _SEGMENT.match(line, position)
+            assert match is not None  # every character starts one of the pattern's choices
+            segment = match.group()
             if segment == "{":
                 brace = (number, position + 1)
             elif segment == ";":

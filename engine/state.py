@@ -180,7 +180,7 @@ class State:
         seat = self.seat
         codes = self.codes
         empties = [c for c in range(self.cells) if not self.board[c]]
-        actions = []
+        actions: list[int] = []
         for rank, count in enumerate(self.castles[seat], start=1):
             if count:
                 actions.extend(codes.castle(rank, c) for c in empties)

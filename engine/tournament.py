@@ -77,7 +77,7 @@ def tables(agents: Sequence[str], players: int) -> list[tuple[str, ...]]:
 
 def schedule(agents: Sequence[str], players: int, games: int, seed: int) -> list[TableGame]:
     """`games` games per table; game i of a table seats its agents rotated by i."""
-    schedule_list = []
+    schedule_list: list[TableGame] = []
     for table_index, table in enumerate(tables(agents, players)):
         for game in range(games):
             shift = game % players

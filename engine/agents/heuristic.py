@@ -91,7 +91,7 @@ def castle_outlook(
 
 def projected_gold(position: Position) -> list[float]:
     """Each seat's gold if the epoch ended now, plus the outlook of the castles it has placed."""
-    projected = list(position.totals)
+    projected: list[float] = list(position.totals)
     expected_tile = expected_fill(position)
     for cell, piece in enumerate(position.board):
         if pieces.is_castle(piece):

@@ -46,7 +46,7 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps({"moves": rows}))
         return EXIT_OK
-    epoch = 0
+    epoch: object = 0
     for row in rows:
         if row["epoch"] != epoch:
             epoch = row["epoch"]
