@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import sys
-from pathlib import Path
 
 from data.cli import build_parser
 from data.commands import dashboard
@@ -21,8 +20,3 @@ def test_dashboard_runs_streamlit_as_a_program_headless():
     assert command[4].endswith("dashboard/streamlit_app.py")
     assert command[command.index("--server.port") + 1] == "9001"
     assert command[command.index("--server.headless") + 1] == "true"
-
-
-def test_data_layer_never_imports_the_dashboard():
-    source = Path(dashboard.__file__).read_text()
-    assert "from dashboard" not in source and "import dashboard" not in source
