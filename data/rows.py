@@ -445,6 +445,7 @@ def _games_table(games, ids, setups: Setups, players, plies, first_seat, deals, 
             _tags(games),
             _deals(deals),
             _unseen_starts(games),
+            pa.array([g.actions for g in games], pa.binary()),
         ],
     )
 
