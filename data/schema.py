@@ -47,7 +47,7 @@ TABLE_SCHEMAS: dict[str, pa.Schema] = {
             ("tags", pa.map_(pa.string(), pa.string())),
             ("deals", pa.list_(pa.uint8())),
             ("unseen_starts", pa.list_(pa.uint8())),
-            ("actions", pa.binary()),  # the engine's action ids, one byte each
+            ("actions", pa.list_(pa.uint8())),  # the engine's action ids (all below 256)
         ],
         nullable=("seed",),  # none for a recorded game
     ),

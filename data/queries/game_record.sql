@@ -3,8 +3,8 @@
 -- in its deals of starting tiles nobody saw (written `?`). $game_id: the game's id
 -- ($game_source and $game_batch, where it is stored, are filled in by `execute`).
 WITH game AS (
-    SELECT game_id, source, edition, variant, players, seed, first_seat, tags, actions,
-           unseen_starts
+    SELECT game_id, source, edition, variant, players, seed, first_seat, tags,
+           CAST(actions AS INTEGER[]) AS actions, unseen_starts
     FROM batch_games($game_source, $game_batch) WHERE game_id = $game_id
 ),
 seated AS (
