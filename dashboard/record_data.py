@@ -1,18 +1,16 @@
-"""The recording page's way to the lake: drafts kept between reloads, saving and uploading
-records through the importer (the same checks and messages as `kingdoms import`)."""
+"""The recording page's way to the lake: drafts kept between reloads, and records saved or
+uploaded through the importer's checks and messages, each parsed once, in memory."""
 
 from __future__ import annotations
 
-import tempfile
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 from dashboard.recording import Recording, RecordingError
 from data.drafts import Draft, delete_draft, list_drafts, load_draft, new_draft_id, save_draft
-from data.importer import ImportReport, import_records, played_from_record
+from data.importer import ImportReport, parse_records, store_records
 from data.lake import Lake, lake_path
-from engine.record import RecordError
 
 
 def lake() -> Lake:
@@ -75,33 +73,11 @@ class Upload:
 def import_texts(files: Sequence[tuple[str, bytes]]) -> Upload:
     """Import records given as (file name, contents): the good ones enter the lake as
     `recorded`, every bad one is reported `name:line:col: message`."""
-    with tempfile.TemporaryDirectory(prefix="kgn-upload-") as folder:
-        paths = []
-        for index, (name, content) in enumerate(files):
-            safe = Path(name).name or f"upload-{index}.kgn"
-            directory = Path(folder) / str(index)
-            directory.mkdir()
-            path = directory / safe
-            path.write_bytes(content)
-            paths.append(path)
-        report = import_records(lake(), paths)
-        games = []
-        for path in paths:
-            try:
-                games.append((path.name, played_from_record(path).game_id))
-            except (RecordError, OSError):
-                continue
-    prefix_free = [_strip_folder(message, folder) for message in report.errors]
-    report.errors = prefix_free
-    return Upload(report, tuple(games))
-
-
-def _strip_folder(message: str, folder: str) -> str:
-    """`/tmp/kgn-upload-x/0/game.kgn:3:1: …` → `game.kgn:3:1: …`."""
-    if not message.startswith(folder):
-        return message
-    rest = message[len(folder) :].lstrip("/")
-    return rest.split("/", 1)[1] if "/" in rest.split(":", 1)[0] else rest
+    named = [(Path(name).name or f"upload-{index}.kgn", content)
+             for index, (name, content) in enumerate(files)]  # fmt: skip
+    games, errors = parse_records(named)
+    report = store_records(lake(), [game for _, game in games], errors)
+    return Upload(report, tuple((name, game.game_id) for name, game in games))
 
 
 def save_recording(draft_id: str, recording: Recording) -> Upload:

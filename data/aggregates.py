@@ -1,31 +1,46 @@
-"""Precomputed aggregates, one set per batch, written and committed with the batch itself.
-
-The dashboard's queries read these (counts, sums and sums of squares by every filter
-dimension) instead of scanning millions of rows, so they answer in milliseconds; because each
-batch carries its own aggregates, they are always consistent with the batches in the lake.
-Each aggregate is defined by its SQL file in `data/aggregates/` (which also gives its columns);
-a batch's aggregates are computed from its Arrow tables with numpy and compiled (numba) passes
-over the moves, several times faster than a DuckDB pass, and tests/data/test_aggregates.py
-checks both give the same tables.
-"""
+"""The aggregates of a batch (counts, sums and sums of squares by every filter dimension), each
+defined by its SQL in data/aggregates/ and computed here from the batch's Arrow tables."""
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import cache, cached_property
-from pathlib import Path
 
 import duckdb
 import numba
 import numpy as np
 import pyarrow as pa
-import pyarrow.compute as pc
 
-from data.schema import CELL_NAMES, KINDS, PIECE_TOKENS, TABLE_SCHEMAS, TABLES, VALUE_OFFSET
+from data.grouping import (
+    Key,
+    aggregate,
+    column_key,
+    combined,
+    composite,
+    grouped_table,
+    key,
+    mapped,
+    number_groups,
+    numbers,
+    relabel,
+    sum_groups,
+    take,
+)
+from data.schema import (
+    AGGREGATE_DIR,
+    CELL_NAMES,
+    KINDS,
+    PIECE_TOKENS,
+    PLACEMENT_COLUMNS,
+    TABLE_SCHEMAS,
+    TABLES,
+    VALUE_OFFSET,
+    aggregate_names,
+)
+from data.schema import all_tables as all_tables  # read by modules that list a batch's files
+from data.views import game_view_statements, without_partitions
 
-AGGREGATE_DIR = Path(__file__).with_name("aggregates")
 SEAT_LETTERS = "ABCD"
 TILE_KINDS = ("+1", "+2", "+3", "+4", "+5", "+6", "-1", "-2", "-3", "-4", "-5", "-6",
               "MT", "DR", "GM", "WZ")  # fmt: skip
@@ -35,19 +50,12 @@ CASTLE, PASS = KINDS.index("castle"), KINDS.index("pass")  # a stored move's kin
 TILES = ("draw", "start")  # the kinds of move that place a tile
 
 
-@cache
-def aggregate_names() -> tuple[str, ...]:
-    return tuple(sorted(p.stem for p in AGGREGATE_DIR.glob("agg_*.sql")))
-
-
-def _batch_connection(tables: dict[str, pa.Table]) -> duckdb.DuckDBPyConnection:
+def batch_connection(tables: dict[str, pa.Table]) -> duckdb.DuckDBPyConnection:
     """The lake's views over one batch's tables, held in memory."""
-    from data.views import game_view_statements, stand_in
-
     con = duckdb.connect(":memory:", config={"threads": 1})
     for name in TABLES:
         con.register(f"staged_{name}", tables[name])
-    for statement in game_view_statements({n: stand_in(n, f"staged_{n}") for n in TABLES}):
+    for statement in game_view_statements({n: without_partitions(f"staged_{n}") for n in TABLES}):
         con.execute(statement)
     return con
 
@@ -55,7 +63,7 @@ def _batch_connection(tables: dict[str, pa.Table]) -> duckdb.DuckDBPyConnection:
 @cache
 def aggregate_schemas() -> dict[str, pa.Schema]:
     """The columns of every aggregate: what its SQL gives on an empty batch."""
-    con = _batch_connection({name: TABLE_SCHEMAS[name].empty_table() for name in TABLES})
+    con = batch_connection({name: TABLE_SCHEMAS[name].empty_table() for name in TABLES})
     schemas = {}
     for name in aggregate_names():
         sql = (AGGREGATE_DIR / f"{name}.sql").read_text()
@@ -64,172 +72,9 @@ def aggregate_schemas() -> dict[str, pa.Schema]:
     return schemas
 
 
-def all_tables() -> tuple[str, ...]:
-    """Every table a batch holds: the stored game tables, then the aggregates."""
-    return TABLES + aggregate_names()
-
-
-# ---------------------------------------------------------------------------- grouping
-
-# A code per row, and the value each code stands for: one column, or a table of several.
-Key = tuple[np.ndarray, pa.Array | pa.Table]
-
-
-def _key(column: pa.ChunkedArray | pa.Array) -> Key:
-    """A column as integer codes and their values (null is a value of its own)."""
-    array = column.combine_chunks() if isinstance(column, pa.ChunkedArray) else column
-    if not pa.types.is_dictionary(array.type):
-        array = array.dictionary_encode()
-    values = pa.concat_arrays([array.dictionary, pa.nulls(1, array.dictionary.type)])
-    codes = pc.fill_null(array.indices, len(array.dictionary)).to_numpy()
-    return codes.astype(np.int64), values
-
-
-def _mapped(key: Key, function: Callable, dtype=np.int64) -> np.ndarray:
-    """`function` of every row's value, computed once per distinct value."""
-    codes, values = key
-    return np.array([function(v) for v in values.to_pylist()], dtype=dtype)[codes]
-
-
-def _relabel(key: Key, function: Callable, type_: pa.DataType | None = None) -> Key:
-    """The key of `function` of every row's value (equal results share a code; strings
-    unless `type_` says otherwise)."""
-    labels = [function(v) for v in key[1].to_pylist()]
-    names = list(dict.fromkeys(labels))
-    codes = np.array([names.index(label) for label in labels])[key[0]]
-    return codes, pa.array(names, type_ or pa.string())
-
-
-def _numbers(codes: np.ndarray, type_: pa.DataType, low: int = 0) -> Key:
-    """Small integers from `low` up, keyed by how far they are above it."""
-    values = np.arange(low, low + codes.max(initial=0) + 1)
-    return codes.astype(np.int64), pa.array(values, type=type_)
-
-
-def _take(key: Key, rows: np.ndarray) -> Key:
-    return key[0][rows], key[1]
-
-
-def _composite(keys: Sequence[Key]) -> Key:
-    """Keys of the same rows as one: a code per distinct combination, and a table of their
-    values (grouping by it costs one key, not one per column)."""
-    combined = np.zeros(len(keys[0][0]), dtype=np.int64)
-    for codes, values in keys:
-        combined = combined * len(values) + codes
-    _, first, codes = np.unique(combined, return_index=True, return_inverse=True)
-    return codes, pa.table(_value_columns([_take(key, first) for key in keys]))
-
-
-def _value_columns(keys: Sequence[Key]) -> dict[str, pa.Array]:
-    """The values of every key at its codes, a column each (a table key gives several)."""
-    columns: dict[str, pa.Array] = {}
-    for codes, values in keys:
-        taken = values.take(codes)
-        parts = (
-            [c.combine_chunks() for c in taken.columns] if isinstance(taken, pa.Table) else [taken]
-        )
-        for part in parts:
-            columns[f"k{len(columns)}"] = part
-    return columns
-
-
-def _aggregate(
-    name: str,
-    keys: Sequence[Key],
-    sums: Sequence[np.ndarray],
-    rows: np.ndarray | None = None,
-) -> pa.Table:
-    """One row per distinct combination of the keys over `rows` (all rows if None): the keys,
-    the row count, then the sum of each of `sums` (a value per selected row; cast to the
-    aggregate's SQL types). The keys' codes are read at `rows`, never copied."""
-    rows = np.arange(len(keys[0][0])) if rows is None else rows
-    weights = np.empty((len(rows), len(sums)))  # a row of sums per row, as the grouping reads
-    for column, values in enumerate(sums):
-        weights[:, column] = values
-    group, first, counts = _number_groups(*_combined(keys, rows))
-    return _grouped_table(name, keys, rows[first], counts, _sum_groups(group, len(first), weights))
-
-
-def _combined(keys: Sequence[Key], rows: np.ndarray) -> tuple[np.ndarray, int]:
-    """The keys of every selected row as one number below a bound; and the bound."""
-    codes = tuple(np.ascontiguousarray(key_codes, dtype=np.int64) for key_codes, _ in keys)
-    radix = np.array([len(values) for _, values in keys], dtype=np.int64)
-    combined = _combine(rows, codes, radix)
-    bound = math.prod(radix.tolist())  # far below 2**63: a batch has few distinct keys
-    if bound > max(4 * len(rows), 1 << 16):  # too sparse to count in place: number them first
-        combined = np.unique(combined, return_inverse=True)[1]
-        bound = int(combined.max(initial=-1)) + 1
-    return combined, bound
-
-
-def _grouped_table(
-    name: str, keys: Sequence[Key], chosen: np.ndarray, counts: np.ndarray, totals: np.ndarray
-) -> pa.Table:
-    """An aggregate's table: the keys of each group (read at one of its rows, `chosen`), its
-    row count, then its sums (a row per sum)."""
-    taken = [(np.asarray(codes)[chosen], values) for codes, values in keys]
-    columns = [*_value_columns(taken).values(), counts, *totals]
-    schema = aggregate_schemas()[name]
-    return pa.Table.from_arrays(
-        [_typed(c, f.type) for c, f in zip(columns, schema, strict=True)], schema=schema
-    )
-
-
-@numba.njit(cache=True)
-def _combine(rows, codes, radix):
-    """The codes of every selected row as one number, mixed radix (compiled: one pass, no
-    copies of the key columns)."""
-    combined = np.empty(len(rows), dtype=np.int64)
-    for i in range(len(rows)):
-        value = 0
-        for key in range(len(codes)):
-            value = value * radix[key] + codes[key][rows[i]]
-        combined[i] = value
-    return combined
-
-
-@numba.njit(cache=True)
-def _number_groups(combined, bound):
-    """The groups of rows with equal `combined` (each below `bound`), numbered in order of
-    that value: each row's group, then a row of each group (all share its keys) and its size.
-    (Compiled: counting in place instead of sorting.)"""
-    sizes = np.zeros(bound, dtype=np.int64)
-    holder = np.empty(bound, dtype=np.int64)
-    for row in range(len(combined)):
-        sizes[combined[row]] += 1
-        holder[combined[row]] = row
-    number = np.empty(bound, dtype=np.int64)
-    groups = 0
-    for value in range(bound):
-        number[value] = groups
-        groups += sizes[value] > 0
-    first = np.empty(groups, dtype=np.int64)
-    counts = np.empty(groups, dtype=np.int64)
-    for value in range(bound):
-        if sizes[value]:
-            first[number[value]], counts[number[value]] = holder[value], sizes[value]
-    group = np.empty(len(combined), dtype=np.int64)
-    for row in range(len(combined)):
-        group[row] = number[combined[row]]
-    return group, first, counts
-
-
-@numba.njit(cache=True)
-def _sum_groups(group, groups, weights):
-    """The sum of each column of `weights` (a row per row) over each group, added in row
-    order; a row per column."""
-    totals = np.zeros((groups, weights.shape[1]), dtype=np.float64)
-    for row in range(len(group)):
-        for sum_ in range(weights.shape[1]):
-            totals[group[row], sum_] += weights[row, sum_]
-    return totals.T
-
-
-def _typed(column: pa.Array | np.ndarray, type_: pa.DataType) -> pa.Array:
-    """A result column in its SQL type (integer sums, added up as floats, exactly)."""
-    if isinstance(column, np.ndarray) and not pa.types.is_floating(type_):
-        column = np.rint(column).astype(np.int64)
-    return pa.array(column).cast(type_)
+def _aggregate(name: str, keys: Sequence[Key], sums: Sequence[np.ndarray]) -> pa.Table:
+    """The aggregate `name`: a row per distinct combination of the keys, its count and sums."""
+    return aggregate(aggregate_schemas()[name], keys, sums)
 
 
 # ---------------------------------------------------------------------------- one batch
@@ -245,20 +90,20 @@ class _Batch:
         self._order = np.argsort(ids, kind="stable")
         self._sorted_ids = ids[self._order]
         self.seat_game = self.game_of(self.seats)
-        self.seat_letter = self.letter(self.seats["seat"])
+        self.seat_letter = self.letter(self.seats)
         self.seat_row = np.full((len(ids), len(SEAT_LETTERS)), -1)
         self.seat_row[self.seat_game, self.seat_letter] = np.arange(len(self.seat_game))
         self.win_share = self.seats["win_share"].to_numpy()
         self.players = self.games["players"].to_numpy().astype(np.int64)
-        self.edition = _key(self.games["edition"])
-        self.rules = _composite(  # each game's rules and date
-            [_key(self.games[c]) for c in ("edition", "variant", "players", "created")]
+        self.edition = column_key(self.games, "edition")
+        self.rules = composite(  # each game's rules and date
+            [column_key(self.games, c) for c in ("edition", "variant", "players", "created")]
         )
-        self.owner = _composite(  # each seat's rules and date, agent and player
+        self.owner = composite(  # each seat's rules and date, agent and player
             [
-                _take(self.rules, self.seat_game),
-                _key(self.seats["agent"]),
-                _key(self.seats["player"]),
+                take(self.rules, self.seat_game),
+                column_key(self.seats, "agent"),
+                column_key(self.seats, "player"),
             ]
         )
         self.move_game = self.game_of(self.moves)
@@ -277,18 +122,19 @@ class _Batch:
         ends = ends[ends >= 0]  # none without moves
         self.epoch_turns = np.repeat(turn[ends], np.diff(np.r_[-1, ends]))
         # every move's keys, read by the aggregates at the rows they group
-        self.move_owner = _take(self.owner, self.move_seat)
-        self.move_epoch = _numbers(self.epoch, pa.int8())
+        self.move_owner = take(self.owner, self.move_seat)
+        self.move_epoch = numbers("epoch", self.epoch, pa.int8())
 
     @cached_property
     def timing(self) -> Key:
         """When in its epoch each move came, in fifths: 1 + ⌊5 (turn - 1) / turns⌋ (worked out
         in floating point, which is exact here and vectorises, unlike integer division)."""
-        return _numbers(((self.turn - 1) * 5 / self.epoch_turns).astype(np.int64) + 1, pa.int8())
+        fifths = ((self.turn - 1) * 5 / self.epoch_turns).astype(np.int64) + 1
+        return numbers("timing", fifths, pa.int8())
 
     @cached_property
     def placed_by(self) -> Key:
-        return _relabel(self.kind, lambda kind: "drawn" if kind == "draw" else "start")
+        return relabel(self.kind, "placed_by", lambda kind: "drawn" if kind == "draw" else "start")
 
     @cached_property
     def placements(self) -> _Placements:
@@ -296,7 +142,7 @@ class _Batch:
 
     def _coded(self, name: str, values: Sequence[str | None] | pa.Array) -> Key:
         """A stored code column of `moves` as a key (codes index `values`)."""
-        return self.moves[name].to_numpy().astype(np.int64), pa.array(values, pa.string())
+        return key(name, self.moves[name].to_numpy(), pa.array(values, pa.string()))
 
     def game_of(self, table: pa.Table) -> np.ndarray:
         """Each row's game (its row in `games`), looked up once per run of equal ids."""
@@ -306,23 +152,24 @@ class _Batch:
         return np.repeat(games, np.diff(np.r_[heads, len(ids)]))
 
     @staticmethod
-    def letter(column: pa.ChunkedArray) -> np.ndarray:
-        return _mapped(_key(column), lambda seat: SEAT_LETTERS.index(seat) if seat else 0)
+    def letter(table: pa.Table) -> np.ndarray:
+        """Each row's seat (its `seat` letter) as 0–3."""
+        return mapped(column_key(table, "seat"), lambda s: SEAT_LETTERS.index(s) if s else 0)
 
     def owner_keys(self, seats: np.ndarray) -> list[Key]:
         """The seats' game's rules and date, then their agent and player."""
-        return [_take(self.owner, seats)]
+        return [take(self.owner, seats)]
 
     def is_kind(self, kinds: tuple[str, ...]) -> np.ndarray:
         """Which moves are of these kinds."""
-        return _mapped(self.kind, lambda kind: kind in kinds, bool)
+        return mapped(self.kind, lambda kind: kind in kinds, bool)
 
     def moves_of(self, kinds: tuple[str, ...]) -> np.ndarray:
         return np.nonzero(self.is_kind(kinds))[0]
 
 
 def _castles(batch: _Batch) -> pa.Table:
-    rank = _relabel(batch.piece, _castle_rank, pa.int8())
+    rank = relabel(batch.piece, "rank", _castle_rank, pa.int8())
     keys = [batch.move_owner, batch.move_epoch, batch.cell, rank]
     castles = batch.placements.by_cell.where(batch.is_kind(("castle",)))
     return _regroup("agg_castles", keys, castles, CASTLE_SUMS)
@@ -344,7 +191,12 @@ def _piece_kind(token: str | None) -> str | None:
 
 
 def _cells(batch: _Batch) -> pa.Table:
-    keys = [batch.move_owner, batch.move_epoch, batch.cell, _relabel(batch.piece, _piece_kind)]
+    keys = [
+        batch.move_owner,
+        batch.move_epoch,
+        batch.cell,
+        relabel(batch.piece, "piece_kind", _piece_kind),
+    ]
     return _regroup("agg_cells", keys, batch.placements.by_cell, FILL_SUMS)
 
 
@@ -353,8 +205,8 @@ def _epochs(batch: _Batch) -> pa.Table:
     played = np.zeros(batch.games.num_rows * 256, dtype=bool)  # (game, epoch) pairs
     played[batch.game_of(batch.epoch_scores) * 256 + epoch] = True
     pairs = np.flatnonzero(played)
-    keys = [_take(batch.rules, pairs // 256)]
-    return _aggregate("agg_epochs", [*keys, _numbers(pairs % 256, pa.int8())], [])
+    keys = [take(batch.rules, pairs // 256)]
+    return _aggregate("agg_epochs", [*keys, numbers("epoch", pairs % 256, pa.int8())], [])
 
 
 def _scores(batch: _Batch) -> pa.Table:
@@ -366,15 +218,15 @@ def _scores(batch: _Batch) -> pa.Table:
     low = value.min(initial=0)
     metric = np.repeat([0, 1, 2], [len(final), len(final), int((margin >= 0).sum())])
     keys = batch.owner_keys(seat)
-    keys += [(metric, pa.array(["final_gold", "margin", "victory_margin"])),
-             _numbers(value - low, pa.int16(), low)]  # fmt: skip
+    keys += [key("metric", metric, ["final_gold", "margin", "victory_margin"]),
+             numbers("value", value - low, pa.int16(), low)]  # fmt: skip
     return _aggregate("agg_scores", keys, [])
 
 
 def _seats(batch: _Batch) -> pa.Table:
     every = np.arange(batch.seats.num_rows)
     keys = batch.owner_keys(every)
-    keys += [_key(batch.seats["seat"]), _key(batch.seats["turn_position"])]
+    keys += [column_key(batch.seats, "seat"), column_key(batch.seats, "turn_position")]
     partial = (batch.seats["utility"].to_numpy() + 1) / 2
     win = batch.win_share
     return _aggregate("agg_seats", keys, [win, win**2, partial, partial**2])
@@ -415,11 +267,11 @@ def _placements(batch: _Batch) -> _Placements:
     rows = batch.moves_of(("castle", *TILES))
     by_cell = [batch.move_owner, batch.move_epoch, batch.cell, batch.piece]
     by_kind = [batch.move_owner, batch.move_epoch, batch.timing, batch.placed_by, batch.piece]
-    cell_group, cell_first, cell_counts = _number_groups(*_combined(by_cell, rows))
-    kind_group, kind_first, kind_counts = _number_groups(*_combined(by_kind, rows))
-    values = tuple(batch.moves[f"value_{s.lower()}"].to_numpy() for s in SEAT_LETTERS)
+    cell_group, cell_first, cell_counts = number_groups(*combined(by_cell, rows))
+    kind_group, kind_first, kind_counts = number_groups(*combined(by_kind, rows))
+    values = tuple(batch.moves[column].to_numpy() for column in PLACEMENT_COLUMNS)
     cell_totals, kind_totals = _placement_sums(
-        rows, cell_group, len(cell_first), kind_group, len(kind_first), batch.kind[0],
+        rows, cell_group, len(cell_first), kind_group, len(kind_first), batch.kind.codes,
         batch.turn, batch.epoch_turns, values, batch.win_share, batch.move_seat,
         batch.move_letter, batch.players, batch.move_game,
     )  # fmt: skip
@@ -432,12 +284,8 @@ def _placements(batch: _Batch) -> _Placements:
 @numba.njit(cache=True)
 def _placement_sums(rows, cell_group, cell_groups, kind_group, kind_groups, kind, turn,
                     epoch_turns, values, win_share, seat, placer, players, game):  # fmt: skip
-    """What every placement adds to its group by each finer key (a row per sum, as FILL_SUMS,
-    CASTLE_SUMS and TILE_SUMS say): how far into the epoch it came; for a castle its row and
-    column gold, that per effective rank and its owner's win share; for a tile its impact on
-    its placer, its mean impact on the opponents, and the net swing (values are stored +
-    VALUE_OFFSET, 0 for a seat not in the game). (Compiled: one pass, nothing stored per
-    placement.)"""
+    """What every placement adds to its group by each finer key, a row per sum as FILL_SUMS,
+    CASTLE_SUMS and TILE_SUMS say (one compiled pass, nothing stored per placement)."""
     by_cell = np.zeros((cell_groups, 14), dtype=np.float64)
     by_kind = np.zeros((kind_groups, 14), dtype=np.float64)
     for i in range(len(rows)):
@@ -475,9 +323,10 @@ def _placement_sums(rows, cell_group, cell_groups, kind_group, kind_groups, kind
 def _regroup(name: str, keys: Sequence[Key], groups: _Groups, sums: slice) -> pa.Table:
     """An aggregate by `keys`, which follow from the key `groups` are grouped by: their sizes
     and `sums` added up."""
-    group, first, _ = _number_groups(*_combined(keys, groups.rows))
-    added = _sum_groups(group, len(first), np.column_stack([groups.counts, *groups.totals[sums]]))
-    return _grouped_table(name, keys, groups.rows[first], added[0], added[1:])
+    group, first, _ = number_groups(*combined(keys, groups.rows))
+    added = sum_groups(group, len(first), np.column_stack([groups.counts, *groups.totals[sums]]))
+    schema = aggregate_schemas()[name]
+    return grouped_table(schema, keys, groups.rows[first], added[0], added[1:])
 
 
 def _tile_cells(batch: _Batch) -> pa.Table:
@@ -494,25 +343,25 @@ def _tile_kinds(batch: _Batch) -> pa.Table:
 
 def _tile_use(batch: _Batch) -> pa.Table:
     rows = batch.moves_of(TILES)
-    tile = _mapped(batch.piece,
+    tile = mapped(batch.piece,
                    lambda t: TILE_KINDS.index(t) if t in TILE_KINDS else -1)[rows]  # fmt: skip
     seats = np.arange(batch.seats.num_rows)
-    owner, first, _ = _number_groups(*_combined(batch.owner_keys(seats), seats))
-    wizard_edition = _mapped(batch.edition, lambda edition: edition == WIZARD_EDITION, bool)
+    owner, first, _ = number_groups(*combined(batch.owner_keys(seats), seats))
+    wizard_edition = mapped(batch.edition, lambda edition: edition == WIZARD_EDITION, bool)
     sums = _tile_use_sums(owner, len(first), batch.win_share, wizard_edition[batch.seat_game],
                           batch.move_seat[rows], tile)  # fmt: skip
     owners, kinds, placed = np.nonzero(sums[0])  # the groups: (owner, tile kind, placed)
     keys = batch.owner_keys(first[owners])
-    keys += [(kinds, pa.array(TILE_KINDS)), (placed, pa.array([False, True]))]
+    keys += [key("tile", kinds, TILE_KINDS), key("placed", placed, [False, True])]
     totals = sums[:, owners, kinds, placed]
-    return _grouped_table("agg_tile_use", keys, np.arange(len(owners)), totals[0], totals[1:])
+    schema = aggregate_schemas()["agg_tile_use"]
+    return grouped_table(schema, keys, np.arange(len(owners)), totals[0], totals[1:])
 
 
 @numba.njit(cache=True)
 def _tile_use_sums(owner, owners, win_share, wizard_edition, placer, tile):
-    """Per owner, tile kind and whether the seat placed it (a `tile` of kind ≥ 0 placed by
-    seat `placer`): the seats, their win shares and the squares; every seat counts once per
-    tile kind, the wizard only in its edition. (Compiled: nothing stored per seat and kind.)"""
+    """Per owner, tile kind and whether the seat placed it: the seats, their win shares and the
+    squares (every seat once per tile kind, the wizard only in its edition)."""
     kinds = len(TILE_KINDS)
     placed = np.zeros((len(owner), kinds), dtype=np.int64)
     for i in range(len(tile)):
@@ -536,7 +385,7 @@ def _games(batch: _Batch) -> pa.Table:
     epoch = batch.epoch_scores["epoch"].to_numpy().astype(np.int64)
     epochs = max(int(epoch.max(initial=0)), 3) + 1  # epochs 1-3 at least: comebacks, leaders
     leads, last = _standings(
-        batch.game_of(batch.epoch_scores), epoch, batch.letter(batch.epoch_scores["seat"]),
+        batch.game_of(batch.epoch_scores), epoch, batch.letter(batch.epoch_scores),
         batch.epoch_scores["gold_after"].to_numpy(), count, epochs,
     )  # fmt: skip
     present = leads > 0
@@ -544,8 +393,9 @@ def _games(batch: _Batch) -> pa.Table:
     changes = (present[:, 1:] & present[:, :-1] & ~kept_lead).sum(axis=1)
 
     seat_game, seat_letter = batch.seat_game, batch.seat_letter
-    agent_codes, agent_names = _key(batch.seats["agent"])
-    names = [name or "people" for name in agent_names.to_pylist()]
+    agent = column_key(batch.seats, "agent")
+    agent_codes = agent.codes
+    names = [name or "people" for name in agent.single.to_pylist()]
     line_ups = np.zeros(count, dtype=np.int64)
     np.bitwise_or.at(line_ups, seat_game, 1 << agent_codes)
     line_up_masks, line_up_codes = np.unique(line_ups, return_inverse=True)
@@ -560,15 +410,15 @@ def _games(batch: _Batch) -> pa.Table:
     comeback = np.zeros(count, dtype=np.int64)
     np.bitwise_or.at(comeback, seat_game, ((batch.win_share > 0) & early_last).astype(np.int64))
 
-    plies = _move_counts(batch.move_game, batch.epoch, batch.kind[0],
+    plies = _move_counts(batch.move_game, batch.epoch, batch.kind.codes,
                          batch.moves["legal_actions"].to_numpy(), count)  # fmt: skip
 
     whole = present.any(axis=1) & np.isfinite(victory_margin) & (plies[:, :4].sum(axis=1) > 0)
     kept = np.nonzero(whole)[0]  # games with scores, seats and moves, as the SQL's joins
-    keys = [_take(batch.rules, kept)]
-    keys += [(line_up_codes[kept], pa.array(line_up_names)),
-             (changes[kept], pa.array(np.arange(changes.max(initial=0) + 1), type=pa.int8())),
-             (comeback[kept], pa.array([False, True]))]  # fmt: skip
+    keys = [take(batch.rules, kept)]
+    keys += [key("agents", line_up_codes[kept], line_up_names),
+             numbers("lead_changes", changes[kept], pa.int8()),
+             key("comeback", comeback[kept], [False, True])]  # fmt: skip
     sums = [batch.games["plies"].to_numpy()[kept].astype(np.float64)]
     sums += [plies[kept, column].astype(np.float64) for column in (1, 2, 3, 4, 5)]
     sums += [victory_margin[kept], (victory_margin[kept] < 5).astype(np.float64)]
@@ -628,15 +478,17 @@ def _position_gaps(batch: _Batch) -> pa.Table:
     first = np.concatenate([np.full(len(rows), a) for rows, a, _ in pairs])
     second = np.concatenate([np.full(len(rows), b) for rows, _, b in pairs])
     gap = shares[games, first] - shares[games, second]
-    keys = [_take(batch.rules, games)]
-    keys += [_numbers(first - 1, pa.int8(), 1), _numbers(second - 2, pa.int8(), 2)]
+    keys = [take(batch.rules, games)]
+    keys += [numbers("first_position", first - 1, pa.int8(), 1),
+             numbers("second_position", second - 2, pa.int8(), 2)]  # fmt: skip
     return _aggregate("agg_position_gaps", keys, [gap, gap**2])
 
 
 def _head_to_head(batch: _Batch) -> pa.Table:
     """Per game and ordered pair of the agents in it, the agent's mean score over their pairs of
     seats (1 ahead, a half tied)."""
-    agent, agents = _key(batch.seats["agent"])
+    agent_key = column_key(batch.seats, "agent")
+    agent, agents = agent_key.codes, agent_key.single
     people = len(agents) - 1  # the code of a seat without an agent
     gold = batch.seats["final_gold"].to_numpy()
     rows = batch.seat_row
@@ -653,8 +505,9 @@ def _head_to_head(batch: _Batch) -> pa.Table:
     found, per_game = np.unique((game * len(agents) + mine) * len(agents) + theirs,
                                 return_inverse=True)  # fmt: skip
     mean = np.bincount(per_game, score) / np.bincount(per_game)
-    keys = [_take(batch.rules, found // len(agents) ** 2)]
-    keys += [(found // len(agents) % len(agents), agents), (found % len(agents), agents)]
+    keys = [take(batch.rules, found // len(agents) ** 2)]
+    keys += [key("agent", found // len(agents) % len(agents), agents),
+             key("opponent", found % len(agents), agents)]  # fmt: skip
     return _aggregate("agg_head_to_head", keys, [mean])
 
 

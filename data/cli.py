@@ -1,10 +1,5 @@
-"""The `kingdoms` command: gathers the subcommands each layer offers.
-
-It lives in the data layer because that layer may import the engine; the dashboard is
-started as a program (`streamlit run`), never imported, so arrows still only point down.
-Start-up stays short: the command modules import their heavy libraries (DuckDB, Polars,
-numba) when they run, and only the command being run declares its options.
-"""
+"""The `kingdoms` command: the subcommands each layer offers, and the one place errors become
+messages and exit codes. Start-up stays short: commands import heavy libraries when they run."""
 
 from __future__ import annotations
 
@@ -28,6 +23,8 @@ from engine.cli_support import EXIT_BAD_INPUT, EXIT_FAILURE, BadInput, fail_bad_
 from engine.commands import replay, review, score
 
 EXIT_INTERRUPTED = 130  # 128 + SIGINT, as shells report a command stopped by Ctrl-C
+# The library's errors about what it was given, reported like bad input: (module, class).
+DOMAIN_ERRORS = (("data.lake", "LakeError"), ("data.simulate", "PlanError"))
 
 COMMANDS: tuple[ModuleType, ...] = (
     score,
@@ -82,6 +79,10 @@ def main(argv: list[str] | None = None) -> int:
         return status
     except BadInput as error:
         return fail_bad_input(str(error))
+    except Exception as error:
+        if not _is_domain_error(error):
+            raise
+        return fail_bad_input(str(error))
     except KeyboardInterrupt as stop:  # Ctrl-C: one line, no traceback
         said = f" ({stop})" if str(stop) else ""
         print(f"kingdoms: interrupted{said}", file=sys.stderr)
@@ -90,6 +91,15 @@ def main(argv: list[str] | None = None) -> int:
         # The reader went away (`kingdoms … | head`): stop quietly, as Unix tools do.
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return EXIT_FAILURE
+
+
+def _is_domain_error(error: Exception) -> bool:
+    """Whether `error` is one of DOMAIN_ERRORS (a module never imported raised none of its own)."""
+    return any(
+        isinstance(error, getattr(sys.modules[module], name))
+        for module, name in DOMAIN_ERRORS
+        if module in sys.modules
+    )
 
 
 if __name__ == "__main__":

@@ -1,37 +1,47 @@
-"""Recorded games in and out of the lake: `.kgn` files are replayed by the engine before they
-enter, and any stored game can be written back out as a record."""
+"""Recorded games in and out of the lake: records are replayed by the engine before they enter,
+and a stored game is written back out as a record from its stored actions."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
 from pathlib import Path
 
 import duckdb
 
 from data.lake import Lake
 from data.reader import execute
-from data.rows import PlayedGame, build_tables
-from engine.record import RecordError, read_record_file, record_from_state, write_record
+from data.rows import PlayedGame
+from data.store import store_games
+from engine.record import (
+    RecordError,
+    parse_record,
+    read_record_text,
+    record_from_state,
+    record_text,
+    replay_record,
+    write_record,
+)
 from engine.rules import rule_set
 from engine.state import Game
+from engine.turns import final_state
 
 SOURCE = "recorded"
 
 
 @dataclass
 class ImportReport:
-    """What an import did: games added, duplicates skipped, and one message per bad file."""
+    """What an import did: games added, duplicates skipped, and one message per bad record."""
 
     added: int = 0
     duplicates: int = 0
     errors: list[str] = field(default_factory=list)
 
 
-def played_from_record(path: str | Path) -> PlayedGame:
-    """Read and replay one record (raises RecordError) into a game ready for the lake."""
-    record, state = read_record_file(path)
+def played_from_text(text: str) -> PlayedGame:
+    """Parse and replay one record's text (raises RecordError) into a game ready for the lake."""
+    record = parse_record(text)
+    state = replay_record(record)
     return PlayedGame(
         players=record.players,
         rules=record.rules,
@@ -45,29 +55,43 @@ def played_from_record(path: str | Path) -> PlayedGame:
     )
 
 
+def played_from_record(path: str | Path) -> PlayedGame:
+    """Read and replay one record file (raises RecordError or OSError)."""
+    return played_from_text(read_record_text(path))
+
+
+Named = Sequence[tuple[str, bytes]]  # (name, contents) of each record
+
+
+def parse_records(named: Named) -> tuple[list[tuple[str, PlayedGame]], list[str]]:
+    """Records given as (name, contents), each parsed once: the good ones' games by name, and a
+    `name:line:col: message` for every bad one."""
+    games, errors = [], []
+    for name, content in named:
+        try:
+            games.append((name, played_from_text(record_text(content))))
+        except RecordError as error:
+            errors.append(error.located(name))
+    return games, errors
+
+
+def store_records(lake: Lake, games: Sequence[PlayedGame], errors: list[str]) -> ImportReport:
+    """Add the good records' games to the lake as one `recorded` batch."""
+    stored = store_games(lake, games, SOURCE)
+    return ImportReport(stored.added, stored.duplicates, errors)
+
+
 def import_records(lake: Lake, paths: Sequence[str | Path]) -> ImportReport:
     """Validate every file; add the good, new games as one `recorded` batch."""
-    report = ImportReport()
-    games: dict[int, PlayedGame] = {}
+    games, errors = [], []
     for path in paths:
         try:
-            game = played_from_record(path)
+            games.append(played_from_record(path))
         except RecordError as error:
-            report.errors.append(error.located(str(path)))
-            continue
+            errors.append(error.located(str(path)))
         except OSError as error:
-            report.errors.append(f"{path}:1:1: {error.strerror}")
-            continue
-        games.setdefault(game.game_id, game)
-    known = lake.stored_ids()  # not staged; the commit checks again, under the writer's lock
-    fresh = [g for gid, g in games.items() if gid not in known]
-    if fresh:
-        with lake.staging_run() as run:
-            staging = lake.stage_tables(build_tables(fresh, datetime.now(UTC)), run)
-            batch = lake.commit(staging, SOURCE)
-        report.added = batch.games if batch else 0
-    report.duplicates = len(paths) - len(report.errors) - report.added
-    return report
+            errors.append(f"{path}:1:1: {error.strerror}")
+    return store_records(lake, games, errors)
 
 
 def export_record(con: duckdb.DuckDBPyConnection, game_id: int) -> str | None:
@@ -76,9 +100,8 @@ def export_record(con: duckdb.DuckDBPyConnection, game_id: int) -> str | None:
     if found.is_empty():
         return None
     game = found.row(0, named=True)
-    state = Game(game["players"], rule_set(game["edition"], game["variant"])).new_initial_state()
-    for action in game["actions"]:
-        state.apply_action(action)
+    rules = rule_set(game["edition"], game["variant"])
+    state = final_state(Game(game["players"], rules), list(game["actions"]))
     tags = _tags(game["tags"]) if game["source"] == SOURCE else {}
     if not tags:
         tags = {"Source": game["source"]}

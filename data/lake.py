@@ -1,12 +1,5 @@
-"""Where a lake lives and how batches enter it.
-
-A lake is a folder: `<table>/source=<source>/batch_id=<n>/part-0.parquet` for every table, and
-`lake.json`, the manifest that names the schema version and every committed batch. A batch is
-written to `_tmp/<run>/`, renamed into place, then listed in the manifest (replaced
-atomically), so a reader, which only opens listed files, never sees half a batch. The check
-that a game is new runs under the writer's lock, so concurrent writers store each game once.
-A writer removes its staging area when it stops; a killed one's is swept by the next commit.
-"""
+"""A lake folder: its manifest, and batches staged in `_tmp/<run>/`, then renamed into place and
+listed under the writer's lock (readers open only listed files: never half a batch)."""
 
 from __future__ import annotations
 
@@ -16,7 +9,7 @@ import os
 import shutil
 import tempfile
 import uuid
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -27,22 +20,30 @@ import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
-from data.aggregates import aggregate_tables, all_tables
-from data.schema import SCHEMA_VERSION, SOURCES, TABLES
-from engine.cli_support import BadInput
+from data.schema import (
+    PART,
+    SCHEMA_CHANGE,
+    SCHEMA_VERSION,
+    SOURCES,
+    TABLES,
+    all_tables,
+    batch_folder,
+)
 
 DEFAULT_LAKE = Path("data/lake")
 MANIFEST = "lake.json"
-PART = "part-0.parquet"
 STAGING = "_tmp"
 OWNER = ".owner"  # in a staging area: held locked by its writer while the writer lives
 PARQUET_MAGIC = b"PAR1"  # a Parquet file starts and ends with it
 CHECK_HINT = "`kingdoms lake check` lists every damaged file"
 
 
-class LakeError(BadInput):
-    """A lake that cannot be used: missing, not a folder, or a damaged manifest or file; the
-    message names the file."""
+Tables = dict[str, pa.Table]
+Derive = Callable[[Tables], Tables]  # a batch's derived tables (aggregates) from its stored ones
+
+
+class LakeError(Exception):
+    """A lake that cannot be used (missing, not a folder, damaged); the message names the file."""
 
     def __init__(self, file: Path, problem: str) -> None:
         super().__init__(f"{file}: {problem}")
@@ -159,7 +160,7 @@ class Lake:
         return self.batch_dir(table, batch.source, batch.batch_id) / PART
 
     def batch_dir(self, table: str, source: str, batch_id: int) -> Path:
-        return self.root / table / f"source={source}" / f"batch_id={batch_id}"
+        return batch_folder(self.root, table, source, batch_id)
 
     def require_existing(self) -> None:
         """Refuse a lake that is not there: a reader shows what is stored, never creates."""
@@ -228,21 +229,20 @@ class Lake:
             shutil.rmtree(area, ignore_errors=True)
             owner.close()
 
-    def stage_tables(self, tables: dict[str, pa.Table], run: str) -> Path:
-        """Write one batch's tables and their aggregates into a staging folder; return it."""
+    def stage(self, tables: Tables, run: str) -> Path:
+        """Write every table of one batch (all_tables()) into a staging folder; return it."""
         staging = Path(tempfile.mkdtemp(dir=self.staging_area(run)))
         _write_batch(tables, staging)
         return staging
 
-    def commit(self, staging: Path, source: str) -> Batch | None:
-        """Move a staged batch into place and list it in the manifest, without the games the
-        lake already holds: they are looked up under the writer's lock, against the manifest
-        as it is now. None when every game was there already."""
+    def commit(self, staging: Path, source: str, derive: Derive) -> Batch | None:
+        """Move a staged batch into place and list it, without the games the lake holds by now
+        (looked up under the lock; `derive` redoes the rest): None when all were there."""
         with self.locked():
             self._sweep_staging()
             manifest = self.manifest()
             stored = self._stored_ids([Batch(**entry) for entry in manifest["batches"]])
-            games = _drop_stored(staging, stored)
+            games = _drop_stored(staging, stored, derive)
             batch = self._move_into_place(staging, source, games, manifest) if games else None
         shutil.rmtree(staging, ignore_errors=True)
         return batch
@@ -285,16 +285,14 @@ class Lake:
                 os.unlink(name)
 
 
-def _write_batch(tables: dict[str, pa.Table], folder: Path) -> None:
-    """Write a batch's stored tables and the aggregates worked out from them."""
-    tables = {**tables, **aggregate_tables(tables)}
+def _write_batch(tables: Tables, folder: Path) -> None:
     for name in all_tables():
         write_table(tables[name], folder / f"{name}.parquet")
 
 
-def _drop_stored(staging: Path, stored: set[int]) -> int:
-    """Rewrite a staged batch without the games already stored; return how many remain.
-    Only a writer racing another on the same games pays for the rewrite."""
+def _drop_stored(staging: Path, stored: set[int], derive: Derive) -> int:
+    """Rewrite a staged batch without the games already stored; return how many remain
+    (only a writer racing another on the same games pays for the rewrite)."""
     ids = _game_ids(staging / "games.parquet")
     fresh = [game_id for game_id in ids if game_id not in stored]
     if len(fresh) in (0, len(ids)):
@@ -304,7 +302,7 @@ def _drop_stored(staging: Path, stored: set[int]) -> int:
     for name in TABLES:
         table = pq.read_table(staging / f"{name}.parquet")
         tables[name] = table.filter(pc.is_in(table["game_id"], value_set=keep))
-    _write_batch(tables, staging)
+    _write_batch({**tables, **derive(tables)}, staging)
     return len(fresh)
 
 
@@ -370,8 +368,8 @@ def parse_manifest(path: Path, text: str) -> dict:
     if version != SCHEMA_VERSION:
         raise LakeVersionError(
             path,
-            f"lake schema version {version}, this engine reads version "
-            f"{SCHEMA_VERSION}; rebuild the lake or use a matching engine",
+            f"lake schema version {version}, this engine reads version {SCHEMA_VERSION} "
+            f"({SCHEMA_CHANGE}); rebuild the lake or use a matching engine",
         )
     batches = manifest.get("batches")
     if not isinstance(batches, list):

@@ -1,34 +1,25 @@
-"""The lake's stored tables and their columns, as the writer writes them.
-
-The views (data/views.py) add what follows from these (cell row and column, the action id,
-the castles and tile impacts of the final boards, which are stored on the turns that placed
-them), so the files stay small. `moves`, by far the largest table, is stored as plain small
-integers without nulls: seat 0–3, kind 0–3, cell 0–29 or -1, the engine's piece code (0 for
-none), and what the placement scored in four columns `value_a` … `value_d`:
-- a castle: its row gold and column gold as value + `VALUE_OFFSET`, its effective rank, 0;
-- a tile: its impact on seat A … D as value + `VALUE_OFFSET` (0 for a seat not in the game);
-- a pass: 0.
-So every column is a small unsigned number. Parquet writes those, byte-stream-split, about
-twice as fast as dictionaries and nulls, and a castle's three figures sharing the tiles'
-columns saves a fifth of the writing; the views turn the codes back into names and NULLs.
-A seat's outcome (`rank`, `win_share`, `utility`) is a DOUBLE: each is a fraction with a small
-denominator (halves to sixths), and the win shares of tied winners add up to exactly 1.
-`SCHEMA_VERSION` changes whenever a stored column is added, renamed or retyped.
-"""
+"""The lake's catalogue: every table a batch holds, its columns and types, and where its files
+go. `moves` holds small unsigned codes without nulls, which the views name (data/views.py)."""
 
 from __future__ import annotations
+
+from functools import cache
+from pathlib import Path
 
 import pyarrow as pa
 
 from engine import pieces
 from engine.geometry import geometry
 
-SCHEMA_VERSION = 8
+# Changes whenever a stored column is added, renamed or retyped; a lake of another is refused.
+SCHEMA_VERSION = 9
+SCHEMA_CHANGE = "version 9 stores each game's actions and renames the placement columns"
 ENGINE_VERSION = "0.1.0"
 
 _DICT = pa.dictionary(pa.int8(), pa.string())
 KINDS = ("castle", "draw", "start", "pass")  # a stored move's `kind` is an index here
-CELL_NAMES = tuple(geometry(5, 6).cell_name(cell) for cell in range(30))  # `cell`: -1 for none
+BOARD = geometry(5, 6)  # the lake's board: cells are numbered row by row
+CELL_NAMES = tuple(BOARD.cell_name(cell) for cell in range(BOARD.cells))  # `cell`: -1 for none
 PIECE_TOKENS = tuple(  # a stored `piece` is the engine's code, an index here (0: none)
     pieces.piece_token(code) if 0 < code <= pieces.WIZARD or code >= pieces.CASTLE_BASE else None
     for code in range(pieces.CASTLE_BASE + 4 * pieces.MAX_SEATS)
@@ -37,8 +28,7 @@ VALUE_OFFSET = 32768  # added to stored gold and impacts; a stored 0 means none
 
 
 def _schema(columns: list[tuple[str, pa.DataType]], nullable: tuple[str, ...] = ()) -> pa.Schema:
-    """Columns are declared required unless named: Parquet then writes no definition levels,
-    which makes `moves` a quarter faster to write."""
+    """Columns required unless named: Parquet then writes no definition levels (faster)."""
     return pa.schema([pa.field(name, type_, nullable=name in nullable) for name, type_ in columns])
 
 
@@ -57,6 +47,7 @@ TABLE_SCHEMAS: dict[str, pa.Schema] = {
             ("tags", pa.map_(pa.string(), pa.string())),
             ("deals", pa.list_(pa.uint8())),
             ("unseen_starts", pa.list_(pa.uint8())),
+            ("actions", pa.list_(pa.uint8())),  # the engine's action ids (all below 256)
         ],
         nullable=("seed",),  # none for a recorded game
     ),
@@ -87,10 +78,10 @@ TABLE_SCHEMAS: dict[str, pa.Schema] = {
             ("piece", pa.int8()),
             ("legal_actions", pa.int16()),
             ("gold_before", pa.int16()),
-            ("value_a", pa.uint16()),
-            ("value_b", pa.uint16()),
-            ("value_c", pa.uint16()),
-            ("value_d", pa.uint16()),
+            ("row_gold_or_impact_a", pa.uint16()),
+            ("column_gold_or_impact_b", pa.uint16()),
+            ("effective_rank_or_impact_c", pa.uint16()),
+            ("impact_d", pa.uint16()),
         ]
     ),
     "epoch_scores": _schema(
@@ -105,5 +96,26 @@ TABLE_SCHEMAS: dict[str, pa.Schema] = {
 }
 
 TABLES = tuple(TABLE_SCHEMAS)
-PARTITION_COLUMNS = ("source", "batch_id")
+PLACEMENT_COLUMNS = tuple(TABLE_SCHEMAS["moves"].names[-4:])  # one per seat A–D for a tile
 SOURCES = ("simulated", "recorded")
+
+# The file layout: <root>/<table>/source=<source>/batch_id=<n>/part-0.parquet
+PARTITION_COLUMNS = ("source", "batch_id")
+PART = "part-0.parquet"
+AGGREGATE_DIR = Path(__file__).with_name("aggregates")  # agg_<name>.sql: each aggregate's SQL
+
+
+@cache
+def aggregate_names() -> tuple[str, ...]:
+    """The aggregate tables, one per SQL file in AGGREGATE_DIR."""
+    return tuple(sorted(p.stem for p in AGGREGATE_DIR.glob("agg_*.sql")))
+
+
+def all_tables() -> tuple[str, ...]:
+    """Every table a batch holds: the stored game tables, then the aggregates."""
+    return TABLES + aggregate_names()
+
+
+def batch_folder(root: Path, table: str, source: str, batch_id: int | str) -> Path:
+    """The folder of one table's file of a batch."""
+    return root / table / f"source={source}" / f"batch_id={batch_id}"

@@ -1,14 +1,9 @@
-"""Simulating games into the lake: deterministic per seed, on every core, a batch at a time.
-
-Game `i` of a run depends only on (seed, i): its player count, its agents and its random stream.
-Workers play a batch and write it to a staging folder; the parent commits finished batches in
-order of completion, so an interrupted run keeps every finished batch and no partial one.
-"""
+"""Simulating games into the lake: deterministic per seed, batches played by workers, each
+staged by its worker and committed by the parent as it finishes (an interrupt keeps those)."""
 
 from __future__ import annotations
 
 import ctypes
-import gc
 import multiprocessing
 import os
 import signal
@@ -16,26 +11,31 @@ import threading
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
-from datetime import UTC, datetime
 from functools import cached_property
 from pathlib import Path
 
 from tqdm import tqdm
 
 from data.lake import Lake
-from data.rows import PlayedGame, build_tables
+from data.memory import collector_paused, keep_freed_memory
+from data.rows import PlayedGame
+from data.store import Stored, commit, new_games, stage_games
 from engine.agents import UnknownAgentError, make_agent
 from engine.agents import play_game as play_agents
-from engine.cli_support import BadInput
 from engine.playout import random_games
 from engine.rules import RuleSet
 from engine.state import Game
 from engine.tokens import parse_int
 
 RANDOM = "random"
+SOURCE = "simulated"
 DEFAULT_BATCH = 8000
 SEED_STRIDE = 1_000_003  # game i of a run on seed s plays on seed s × SEED_STRIDE + i
 MAX_SEED = 10**12  # so that a game's seed fits the lake's 64-bit `seed` column
+
+
+class PlanError(ValueError):
+    """A plan that cannot be played: the message names the option at fault."""
 
 
 @dataclass(frozen=True)
@@ -109,15 +109,7 @@ def check_agents(agents: Sequence[str]) -> None:
         try:
             make_agent(name, 0)
         except UnknownAgentError as error:
-            raise BadInput(f"--agents: {error}") from None
-
-
-@dataclass
-class Stored:
-    """What a write did: games added to the lake, and games left out as already in it."""
-
-    added: int = 0
-    duplicates: int = 0
+            raise PlanError(f"--agents: {error}") from None
 
 
 _EXISTING: frozenset[int] = frozenset()
@@ -148,26 +140,12 @@ _PR_SET_PDEATHSIG = 1  # prctl option, from linux/prctl.h
 
 
 def play_batch(lake_root: str, run: str, plan: Plan, start: int, stop: int) -> tuple[str, int]:
-    """Play games [start, stop), stage the ones not known to be stored as one batch; return
-    the staging folder ("" for none) and how many games were played. The collector is paused
-    meanwhile: every game is kept until the batch is written, so collecting would only walk
-    them again and again (about 1.5% of the time)."""
-    paused = gc.isenabled()
-    gc.disable()
-    try:
-        staging = _stage_games(lake_root, run, plan, start, stop)
-    finally:  # the games are gone by now: the collector has nothing of theirs to walk
-        if paused:
-            gc.enable()
+    """Play games [start, stop) and stage those not known to be stored as one batch; return
+    the staging folder ("" for none) and how many games were played."""
+    with collector_paused():
+        fresh = new_games(play_games(plan, start, stop), _EXISTING)
+        staging = str(stage_games(Lake(lake_root), fresh, run)) if fresh else ""
     return staging, stop - start
-
-
-def _stage_games(lake_root: str, run: str, plan: Plan, start: int, stop: int) -> str:
-    games = play_games(plan, start, stop)
-    fresh = [g for g in games if g.game_id not in _EXISTING]
-    if not fresh:
-        return ""
-    return str(Lake(lake_root).stage_tables(build_tables(fresh, datetime.now(UTC)), run))
 
 
 def _star(args: tuple) -> tuple[str, int]:
@@ -179,33 +157,16 @@ def workers_count(text: str | int) -> int:
         return os.cpu_count() or 1
     count = parse_int(str(text), 0, 1024)
     if count is None:
-        raise BadInput(f"--workers: '{text}' is not a number of workers or 'auto'")
+        raise PlanError(f"--workers: '{text}' is not a number of workers or 'auto'")
     if count < 1:
-        raise BadInput(f"--workers: must be at least 1, not {count}")
+        raise PlanError(f"--workers: must be at least 1, not {count}")
     return count
-
-
-def keep_freed_memory() -> None:
-    """Let this process (and the workers it forks) reuse the memory it frees instead of
-    handing it back to the system. Building a batch allocates and frees hundreds of
-    megabyte-sized arrays; by default each comes freshly mapped from the system and pays a
-    page fault per page, which made building and aggregating a batch about a tenth slower.
-    (glibc only: elsewhere this does nothing.)"""
-    try:
-        libc = ctypes.CDLL("libc.so.6")
-    except OSError:
-        return
-    libc.mallopt(_M_TRIM_THRESHOLD, 1 << 30)  # keep up to 1 GiB of free heap
-    libc.mallopt(_M_MMAP_THRESHOLD, 1 << 28)  # blocks below 256 MiB come from the heap
-
-
-_M_TRIM_THRESHOLD, _M_MMAP_THRESHOLD = -1, -3  # mallopt parameters, from glibc's malloc.h
 
 
 def check_seed(seed: int) -> None:
     """Refuse a seed whose games' seeds (seed × SEED_STRIDE + index) would not fit the lake."""
     if not -MAX_SEED <= seed <= MAX_SEED:
-        raise BadInput(f"--seed: {seed} is out of range (at most {MAX_SEED:,} either way)")
+        raise PlanError(f"--seed: {seed} is out of range (at most {MAX_SEED:,} either way)")
 
 
 def simulate(lake: Lake, plan: Plan, workers: int = 1, progress: bool = True) -> Stored:
@@ -243,24 +204,10 @@ def simulate(lake: Lake, plan: Plan, workers: int = 1, progress: bool = True) ->
     return stored
 
 
-def store_games(lake: Lake, games: Sequence[PlayedGame]) -> Stored:
-    """Add already played games to the lake as one simulated batch (those not already in it)."""
-    unique = list({g.game_id: g for g in games}.values())
-    fresh = [g for g in unique if g.game_id not in lake.stored_ids()]
-    stored = Stored(duplicates=len(games) - len(fresh))
-    if fresh:
-        with lake.staging_run() as run:
-            staging = lake.stage_tables(build_tables(fresh, datetime.now(UTC)), run)
-            batch = lake.commit(staging, "simulated")
-        stored.added = batch.games if batch else 0
-        stored.duplicates += len(fresh) - stored.added
-    return stored
-
-
 def _commit_all(lake: Lake, results: Iterable[tuple[str, int]], bar: tqdm, stored: Stored) -> None:
     for staging, played in results:
         with _interrupt_deferred():  # a batch committed is a batch counted
-            batch = lake.commit(Path(staging), "simulated") if staging else None
+            batch = commit(lake, Path(staging), SOURCE) if staging else None
             added = batch.games if batch else 0
             stored.added += added
             stored.duplicates += played - added

@@ -1,69 +1,60 @@
-"""The views over the lake, declared in one place: one per table, named as the table.
-
-Each view reads committed files (from the manifest) and adds the columns that follow from
-what is stored: castles and tile impacts are stored on the turns that placed them, and their
-views unfold them. `cells` lists the 30 board cells; the table macros
-`filtered_games` and `filtered_seats` hold the dashboard's filters once for every query over
-the game tables, `kept` the same filters for the `agg_…` views; the intervals' macros
-(`half_width`, `standard_error`, `wilson`, `z95`) are engine/stats.py's.
-`batch_<table>(source, batch)` reads one batch's stored table (for `moves`, its codes), for the
-queries about one game, which `execute` tells where the game is stored.
-"""
+"""The views over the lake, declared in one place: one per table, named as the table, adding
+what follows from the stored codes; the dashboard's filter macros; engine/stats.py's intervals."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from data.aggregates import aggregate_names
-from data.lake import PART
-from data.schema import CELL_NAMES, KINDS, PIECE_TOKENS, TABLES, VALUE_OFFSET
+from data.schema import (
+    BOARD,
+    CELL_NAMES,
+    KINDS,
+    PART,
+    PIECE_TOKENS,
+    PLACEMENT_COLUMNS,
+    TABLES,
+    VALUE_OFFSET,
+    aggregate_names,
+)
 from engine import pieces, stats
 from engine.actions import action_codes
 
-# A stored turn's columns, its codes named (the lists in braces, from data/schema.py), with what
-# follows from it: the select list of every view over `moves` (castle and tile views filter the
-# stored kind code first, so the files skip the other turns).
+# A stored turn's columns, its codes named (the lists in braces, generated from data/schema.py
+# and the engine's pieces and board), with what follows from it: the select list of every view
+# over `moves` (castle and tile views filter the stored kind code first).
 DECODED_MOVES = """
        game_id, epoch, ply, turn,
-       chr(CAST(65 + m.seat AS INTEGER)) AS seat,
+       {seat_letters}[m.seat + 1] AS seat,
        {kinds}[m.kind + 1] AS kind,
        {cells}[m.cell + 2] AS cell,
-       CASE WHEN m.cell >= 0 THEN CAST(m.cell // 6 + 1 AS TINYINT) END AS cell_row,
-       CASE WHEN m.cell >= 0 THEN CAST(m.cell % 6 + 1 AS TINYINT) END AS cell_column,
+       CAST({cell_rows}[m.cell + 2] AS TINYINT) AS cell_row,
+       CAST({cell_columns}[m.cell + 2] AS TINYINT) AS cell_column,
        {tokens}[m.piece + 1] AS piece,
-       CASE WHEN m.kind = 0 THEN CAST((m.piece - 32) % 4 + 1 AS TINYINT) END AS castle_rank,
-       CASE WHEN m.kind IN (1, 2) THEN CAST({values}[m.piece + 1] AS TINYINT) END AS tile_value,
+       CAST({castle_ranks}[m.piece + 1] AS TINYINT) AS castle_rank,
+       CASE WHEN m.kind IN ({tile_kinds}) THEN CAST({values}[m.piece + 1] AS TINYINT) END
+           AS tile_value,
        CAST(turn_action(m.kind, m.piece, m.cell) AS SMALLINT) AS action,
        legal_actions, gold_before,
-       CASE WHEN m.kind = 0 THEN CAST(value_c AS TINYINT) END AS effective_rank,
-       CASE WHEN m.kind = 0 THEN CAST(CAST(value_a AS INTEGER) - {offset} AS SMALLINT) END
+       CASE WHEN m.kind = {castle} THEN CAST(effective_rank_or_impact_c AS TINYINT) END
+           AS effective_rank,
+       CASE WHEN m.kind = {castle}
+           THEN CAST(CAST(row_gold_or_impact_a AS INTEGER) - {offset} AS SMALLINT) END
            AS row_gold,
-       CASE WHEN m.kind = 0 THEN CAST(CAST(value_b AS INTEGER) - {offset} AS SMALLINT) END
+       CASE WHEN m.kind = {castle}
+           THEN CAST(CAST(column_gold_or_impact_b AS INTEGER) - {offset} AS SMALLINT) END
            AS column_gold,
-       CASE WHEN m.kind IN (1, 2) AND value_a > 0
-           THEN CAST(CAST(value_a AS INTEGER) - {offset} AS SMALLINT) END AS impact_a,
-       CASE WHEN m.kind IN (1, 2) AND value_b > 0
-           THEN CAST(CAST(value_b AS INTEGER) - {offset} AS SMALLINT) END AS impact_b,
-       CASE WHEN m.kind IN (1, 2) AND value_c > 0
-           THEN CAST(CAST(value_c AS INTEGER) - {offset} AS SMALLINT) END AS impact_c,
-       CASE WHEN m.kind IN (1, 2) AND value_d > 0
-           THEN CAST(CAST(value_d AS INTEGER) - {offset} AS SMALLINT) END AS impact_d,
+       {impacts},
        source, batch_id
 """
 
-# A stored turn's engine actions, from the action codec (engine/actions.py, the lists in braces):
-# `turn_action` the one that places (or passes), `turn_actions` all of them (a draw is the draw,
-# or in no-luck the choice, the tile seen, and where it went). Declared before the views use them.
-ACTION_MACROS = """
+# The action that places (or passes) a stored turn, from the action codec (engine/actions.py,
+# the lists in braces). Declared before the views use it.
+ACTION_MACRO = """
 CREATE MACRO turn_action(kind, piece, cell) AS
     CASE kind WHEN {castle} THEN {castle_ids}[CAST(piece AS INTEGER) + 1] + CAST(cell AS INTEGER)
               WHEN {draw} THEN {place} + CAST(cell AS INTEGER)
               WHEN {start} THEN {start_id} + CAST(cell AS INTEGER)
-              ELSE {pass_id} END;
-CREATE MACRO turn_actions(kind, piece, cell, no_luck) AS
-    CASE WHEN kind <> {draw} THEN [turn_action(kind, piece, cell)]
-         WHEN no_luck THEN [{choose} + CAST(piece AS INTEGER), turn_action(kind, piece, cell)]
-         ELSE [{draw_id}, CAST(piece AS INTEGER), turn_action(kind, piece, cell)] END
+              ELSE {pass_id} END
 """
 
 # The game views, over the stored tables named in braces (and the moves' select list). Only
@@ -71,7 +62,7 @@ CREATE MACRO turn_actions(kind, piece, cell, no_luck) AS
 # plain; `_moves` (every stored turn), `_seats` and `_castles` keep them for the queries that
 # read only some batches. Castles and tiles on the final boards are the castle and tile turns.
 GAME_VIEWS = """
-CREATE VIEW games AS SELECT * FROM {games};
+CREATE VIEW games AS SELECT * EXCLUDE (actions) FROM {games};
 CREATE VIEW _seats AS SELECT * FROM {seats};
 CREATE VIEW seats AS SELECT * EXCLUDE (source, batch_id) FROM _seats;
 CREATE VIEW epoch_scores AS SELECT * EXCLUDE (source, batch_id) FROM {epoch_scores};
@@ -84,7 +75,7 @@ CREATE VIEW _castles AS
 SELECT game_id, epoch, seat, cell, cell_row, cell_column, castle_rank AS rank, effective_rank,
        turn, row_gold, column_gold, CAST(row_gold + column_gold AS SMALLINT) AS gold,
        source, batch_id
-FROM (SELECT {decoded} FROM {moves} m WHERE m.kind = 0);
+FROM (SELECT {decoded} FROM {moves} m WHERE m.kind = {castle});
 CREATE VIEW castles AS SELECT * EXCLUDE (source, batch_id) FROM _castles;
 CREATE VIEW tile_placements AS
 SELECT game_id, epoch, cell, cell_row, cell_column, piece AS tile, seat AS placer,
@@ -92,7 +83,7 @@ SELECT game_id, epoch, cell, cell_row, cell_column, piece AS tile, seat AS place
        CAST(least(5, (CAST(turn AS INTEGER) - 1) * 5 // turns_in_epoch + 1) AS TINYINT)
            AS timing,
        impact_a, impact_b, impact_c, impact_d
-FROM (SELECT {decoded} FROM {moves} m WHERE m.kind IN (1, 2))
+FROM (SELECT {decoded} FROM {moves} m WHERE m.kind IN ({tile_kinds}))
 JOIN (SELECT game_id, epoch, max(turn) AS turns_in_epoch FROM {moves} GROUP BY ALL)
     USING (game_id, epoch);
 CREATE VIEW tile_impacts AS
@@ -109,10 +100,9 @@ FROM (
 
 MACROS = """
 CREATE VIEW cells AS
-SELECT chr(CAST(97 + c % 6 AS INTEGER)) || (c // 6 + 1) AS cell,
-       CAST(c // 6 + 1 AS TINYINT) AS cell_row,
-       CAST(c % 6 + 1 AS TINYINT) AS cell_column
-FROM range(30) t(c);
+SELECT {cells}[c + 2] AS cell, CAST({cell_rows}[c + 2] AS TINYINT) AS cell_row,
+       CAST({cell_columns}[c + 2] AS TINYINT) AS cell_column
+FROM range({cell_count}) t(c);
 
 CREATE MACRO tile_split(choice_, epoch_, timing_, placed_by_, agent_) AS
     CASE coalesce(choice_, 'all')
@@ -178,63 +168,71 @@ def _sql_value(value: str | int) -> str:
     return _quoted(value) if isinstance(value, str) else str(value)
 
 
-_CODE_LISTS = {
-    "kinds": _sql_list(KINDS),
-    "cells": _sql_list([None, *CELL_NAMES]),
-    "tokens": _sql_list(PIECE_TOKENS),
-    "values": _sql_list(pieces.TILE_VALUE[: pieces.CASTLE_BASE]),
-    "offset": VALUE_OFFSET,
-}
-
-
-def _action_lists() -> dict[str, str | int]:
-    """The action ids the SQL needs, from the codec of the lake's board (CELL_NAMES)."""
+def _code_lists() -> dict[str, str | int]:
+    """The lists and codes the SQL reads stored codes with, from the catalogue and the engine."""
     codes = action_codes(len(CELL_NAMES))
+    cells, piece_codes = range(len(CELL_NAMES)), range(len(PIECE_TOKENS))
     castle_ids = [
         codes.castle(pieces.castle_rank(code), 0) if pieces.is_castle(code) else None
-        for code in range(len(PIECE_TOKENS))
+        for code in piece_codes
     ]
-    return {
+    impacts = [
+        f"CASE WHEN m.kind IN ({{tile_kinds}}) AND {column} > 0 THEN "
+        f"CAST(CAST({column} AS INTEGER) - {{offset}} AS SMALLINT) END AS impact_{letter.lower()}"
+        for letter, column in zip(pieces.SEAT_LETTERS, PLACEMENT_COLUMNS, strict=True)
+    ]
+    lists = {
+        "seat_letters": _sql_list(pieces.SEAT_LETTERS[: pieces.MAX_SEATS]),
+        "kinds": _sql_list(KINDS),
+        "cells": _sql_list([None, *CELL_NAMES]),
+        "cell_count": len(CELL_NAMES),
+        "cell_rows": _sql_list([None, *(BOARD.row_of(c) + 1 for c in cells)]),
+        "cell_columns": _sql_list([None, *(BOARD.column_of(c) + 1 for c in cells)]),
+        "tokens": _sql_list(PIECE_TOKENS),
+        "castle_ranks": _sql_list(
+            [pieces.castle_rank(p) if pieces.is_castle(p) else None for p in piece_codes]
+        ),
+        "values": _sql_list(pieces.TILE_VALUE[: pieces.CASTLE_BASE]),
+        "offset": VALUE_OFFSET,
         **{kind: KINDS.index(kind) for kind in ("castle", "draw", "start")},
+        "tile_kinds": f"{KINDS.index('draw')}, {KINDS.index('start')}",
         "castle_ids": _sql_list(castle_ids),
         "place": codes.place_drawn(0),
         "start_id": codes.start(0),
         "pass_id": codes.pass_,
-        "draw_id": codes.draw,
-        "choose": codes.choose(0),
     }
+    lists["impacts"] = ",\n       ".join(impacts).format(**lists)
+    return lists
 
 
 def _literal(path: Path) -> str:
     return _quoted(str(path))
 
 
-def stand_in(name: str, table: str) -> str:
-    """A stored table read from a DuckDB table or registered frame, without partitions."""
+def without_partitions(table: str) -> str:
+    """A stored table read from a DuckDB table or registered frame, partition columns NULL."""
     return f"(SELECT *, NULL::VARCHAR AS source, NULL::BIGINT AS batch_id FROM {table})"
 
 
 def _files_source(name: str, paths: list[Path]) -> str:
     if not paths:
-        return stand_in(name, f"empty_{name}")
+        return without_partitions(f"empty_{name}")
     listed = ", ".join(_literal(p) for p in paths)
     return f"read_parquet([{listed}], hive_partitioning = true)"
 
 
 def game_view_statements(sources: dict[str, str]) -> list[str]:
     """The game views (and `cells` and the macros), each stored table read from `sources`."""
-    text = GAME_VIEWS.format(**sources, decoded=DECODED_MOVES.format(**_CODE_LISTS))
-    actions = ACTION_MACROS.format(**_action_lists())
-    return [
-        s for s in (actions + ";" + text + ";" + MACROS + INTERVAL_MACROS).split(";") if s.strip()
-    ]
+    lists = _code_lists()
+    text = GAME_VIEWS.format(**sources, **lists, decoded=DECODED_MOVES.format(**lists))
+    script = ";".join((ACTION_MACRO.format(**lists), text, MACROS.format(**lists)))
+    return [s for s in (script + ";" + INTERVAL_MACROS).split(";") if s.strip()]
 
 
 def _batch_macro(name: str, root: Path, files: list[Path]) -> str:
-    """`batch_<name>(part_source, part_batch)`: one batch's stored table, read from its file
-    (committed: its batch came from the lake's index), so a query about one game binds one
-    file instead of every batch's."""
-    source = stand_in(name, f"empty_{name}")
+    """`batch_<name>(part_source, part_batch)`: one committed batch's stored table, so that a
+    query about one game binds one file instead of every batch's."""
+    source = without_partitions(f"empty_{name}")
     if files:
         path = f"{_literal(root / name)} || '/source=' || part_source || '/batch_id=' || part_batch"
         source = f"read_parquet({path} || '/{PART}', hive_partitioning = true)"

@@ -500,7 +500,11 @@ def read_record_text(path: str | Path) -> str:
     """A record file's text, read no further than MAX_RECORD_BYTES (so `/dev/zero` or an
     endless pipe is refused, not read until memory runs out); errors are RecordError."""
     with Path(path).open("rb") as file:
-        data = file.read(MAX_RECORD_BYTES + 1)
+        return record_text(file.read(MAX_RECORD_BYTES + 1))
+
+
+def record_text(data: bytes) -> str:
+    """A record's text from its bytes (at most MAX_RECORD_BYTES, UTF-8); errors are RecordError."""
     if len(data) > MAX_RECORD_BYTES:
         raise RecordError(f"larger than {MAX_RECORD_BYTES:,} bytes, the most a record may be", 1)
     try:

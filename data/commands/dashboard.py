@@ -1,8 +1,5 @@
-"""`kingdoms dashboard`: start the Streamlit app as a program on a lake.
-
-The app is run (`python -m streamlit run dashboard/streamlit_app.py`), never imported, so the
-data layer does not depend on the dashboard; the lake reaches it through KINGDOMS_LAKE.
-"""
+"""`kingdoms dashboard`: run the Streamlit app as a program (never imported: the data layer does
+not depend on the dashboard) on a lake, which reaches it through KINGDOMS_LAKE."""
 
 from __future__ import annotations
 

@@ -35,10 +35,11 @@ def run(args: argparse.Namespace) -> int:
         lake.require_writable()  # refused before the games are played, not after
     results = engine_tournament.play(args)
     if lake is not None:
-        from data.simulate import store_games
+        from data.simulate import SOURCE
+        from data.store import store_games
 
         rules = rule_set(args.edition, args.variants)
-        store_games(lake, [_played(result, rules) for result in results])
+        store_games(lake, [_played(result, rules) for result in results], SOURCE)
     return engine_tournament.report(args, results)
 
 

@@ -7,9 +7,10 @@ from datetime import UTC, datetime
 import pyarrow as pa
 import pytest
 
-from data.aggregates import AGGREGATE_DIR, _batch_connection, aggregate_names, aggregate_tables
+from data.aggregates import aggregate_tables, batch_connection
 from data.importer import played_from_record
 from data.rows import build_tables
+from data.schema import AGGREGATE_DIR, aggregate_names
 from data.simulate import Plan, play_game
 from engine.rules import rule_set
 from tests.lakes import RECORDS
@@ -17,7 +18,7 @@ from tests.lakes import RECORDS
 
 def _sql_aggregates(tables: dict[str, pa.Table]) -> dict[str, pa.Table]:
     """The reference: every aggregate's SQL file run by DuckDB over the batch's views."""
-    con = _batch_connection(tables)
+    con = batch_connection(tables)
     result = {
         name: con.sql((AGGREGATE_DIR / f"{name}.sql").read_text()).to_arrow_table()
         for name in aggregate_names()

@@ -11,12 +11,14 @@ from pathlib import Path
 
 import pytest
 
+from data.aggregates import aggregate_tables
 from data.lake import Lake
 from data.lake_check import check_lake
 from data.reader import connect, execute
 from data.rows import build_tables
 from data.schema import TABLES
-from data.simulate import Plan, play_game, store_games
+from data.simulate import SOURCE, Plan, play_game
+from data.store import commit, stage_games, store_games
 from tests.lakes import RECORDS
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -91,6 +93,10 @@ def test_two_imports_at_once_store_each_game_once(tmp_path):
     assert_each_game_once(Lake(lake_dir), len(records))
 
 
+def _with_aggregates(tables):
+    return {**tables, **aggregate_tables(tables)}
+
+
 def test_commit_leaves_out_games_stored_since_staging(tmp_path):
     """A batch staged before another writer stored part of it keeps only the new games, its
     aggregates worked out again: the same rows as a batch of the new games alone."""
@@ -98,12 +104,12 @@ def test_commit_leaves_out_games_stored_since_staging(tmp_path):
     games = [play_game(plan, index) for index in range(12)]
     raced, alone = Lake(tmp_path / "raced"), Lake(tmp_path / "alone")
     with raced.staging_run() as run:
-        staging = raced.stage_tables(build_tables(games, created), run)
-        assert store_games(raced, games[:5]).added == 5  # the other writer wins the lock
-        batch = raced.commit(staging, "simulated")
+        staging = raced.stage(_with_aggregates(build_tables(games, created)), run)
+        assert store_games(raced, games[:5], SOURCE).added == 5  # the other writer wins the lock
+        batch = commit(raced, staging, SOURCE)
     assert batch is not None and batch.games == 7
     with alone.staging_run() as run:
-        alone.commit(alone.stage_tables(build_tables(games[5:], created), run), "simulated")
+        commit(alone, alone.stage(_with_aggregates(build_tables(games[5:], created)), run), SOURCE)
     assert_each_game_once(raced, 12)
     raced_con, alone_con = connect(raced), connect(alone)
     for table in ("games", "_moves", "agg_games", "agg_seats", "agg_cells", "agg_tile_kinds"):
@@ -117,8 +123,8 @@ def test_commit_of_games_all_stored_adds_no_batch(tmp_path):
     games = [play_game(plan, index) for index in range(4)]
     lake = Lake(tmp_path)
     with lake.staging_run() as run:
-        staging = lake.stage_tables(build_tables(games, datetime.now(UTC)), run)
-        assert store_games(lake, games).added == 4
-        assert lake.commit(staging, "simulated") is None
+        staging = stage_games(lake, games, run)
+        assert store_games(lake, games, SOURCE).added == 4
+        assert commit(lake, staging, SOURCE) is None
     assert len(lake.batches()) == 1
-    assert store_games(lake, games).duplicates == 4
+    assert store_games(lake, games, SOURCE).duplicates == 4

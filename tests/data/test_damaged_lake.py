@@ -12,9 +12,9 @@ import pyarrow.parquet as pq
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from data.aggregates import all_tables
 from data.cli import main
 from data.lake import MANIFEST, Lake
+from data.schema import all_tables
 from tests.dashboard.conftest import APP
 from tests.lakes import scratch_lake
 

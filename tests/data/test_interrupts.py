@@ -16,7 +16,8 @@ import pytest
 
 from data.lake import STAGING, Lake
 from data.lake_check import check_lake
-from data.simulate import Plan, play_game, simulate, store_games
+from data.simulate import SOURCE, Plan, play_game, simulate
+from data.store import store_games
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -75,7 +76,8 @@ def test_workers_die_quietly_with_a_killed_parent(tmp_path):
     while not all(_gone(int(pid)) for pid in workers):
         assert time.monotonic() < deadline, "a worker outlived its parent"
         time.sleep(0.05)
-    store_games(lake, [play_game(Plan(1, seed=99), 0)])  # the next commit sweeps the staging
+    # the next commit sweeps the staging
+    store_games(lake, [play_game(Plan(1, seed=99), 0)], SOURCE)
     assert list((lake.root / STAGING).iterdir()) == []
     assert check_lake(lake).healthy
 
@@ -112,13 +114,13 @@ def test_a_dead_writers_staging_is_swept_and_a_live_ones_kept(tmp_path):
     dead.wait()
     try:
         assert dead_area.exists()  # nothing sweeps until a writer commits
-        store_games(lake, [play_game(Plan(1, seed=98), 0)])
+        store_games(lake, [play_game(Plan(1, seed=98), 0)], SOURCE)
         assert not dead_area.exists() and not old_area.exists()
         assert (live_area / "games.parquet").exists()
     finally:
         live.kill()
         live.wait()
-    store_games(lake, [play_game(Plan(1, seed=97), 0)])
+    store_games(lake, [play_game(Plan(1, seed=97), 0)], SOURCE)
     assert list((lake.root / STAGING).iterdir()) == []
 
 
@@ -127,8 +129,8 @@ def test_ctrl_c_as_a_batch_is_committed_still_counts_it(tmp_path, monkeypatch):
     is in the lake, and the message counts it."""
     commit = Lake.commit
 
-    def commit_then_ctrl_c(lake: Lake, staging: Path, source: str):
-        batch = commit(lake, staging, source)
+    def commit_then_ctrl_c(lake: Lake, staging: Path, source: str, derive):
+        batch = commit(lake, staging, source, derive)
         os.kill(os.getpid(), signal.SIGINT)
         return batch
 

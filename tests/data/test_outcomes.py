@@ -10,7 +10,7 @@ from data.lake import MANIFEST, Lake, LakeVersionError
 from data.reader import connect, execute
 from data.rows import PlayedGame
 from data.schema import SCHEMA_VERSION
-from data.simulate import store_games
+from data.store import store_games
 from engine.playout import random_game
 from engine.rules import RuleSet
 from engine.state import Game
@@ -27,7 +27,7 @@ def test_a_three_way_tie_sums_to_exactly_one(tmp_path) -> None:
     agents = ("random",) * 4
     played = PlayedGame(4, RuleSet(), state.history, state.epoch_gains, agents, agents, 0)
     lake = Lake(tmp_path)
-    store_games(lake, [played])
+    store_games(lake, [played], "simulated")
     frame = execute(
         connect(lake),
         "SELECT sum(win_share) AS total, list(win_share ORDER BY seat) AS shares, "

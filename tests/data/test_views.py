@@ -4,9 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from data.aggregates import aggregate_names
 from data.reader import execute
-from data.schema import PARTITION_COLUMNS
+from data.schema import PARTITION_COLUMNS, aggregate_names
 
 PLAIN_VIEWS = ("seats", "epoch_scores", "moves", "castles", "tile_placements", "tile_impacts")
 
