@@ -10,9 +10,9 @@ import time
 from datetime import UTC, datetime
 from pathlib import Path
 
-from data.aggregates import all_tables
 from data.lake import Lake, LakeVersionError, write_table
 from data.reader import connect, execute, query_names, query_parameters
+from data.schema import all_tables
 from data.simulate import DEFAULT_BATCH, Plan, play_games, simulate, workers_count
 from engine.playout import random_games
 from engine.rules import rule_set

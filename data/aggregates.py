@@ -38,7 +38,6 @@ from data.schema import (
     VALUE_OFFSET,
     aggregate_names,
 )
-from data.schema import all_tables as all_tables  # read by modules that list a batch's files
 from data.views import game_view_statements, without_partitions
 
 SEAT_LETTERS = "ABCD"

@@ -15,9 +15,9 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from data.aggregates import aggregate_schemas, all_tables
+from data.aggregates import aggregate_schemas
 from data.lake import Batch, Lake, LakeError, tail_problem
-from data.schema import TABLE_SCHEMAS, TABLES
+from data.schema import TABLE_SCHEMAS, TABLES, all_tables
 
 
 @dataclass(frozen=True)

@@ -21,9 +21,9 @@ from typing import cast
 import duckdb
 import polars as pl
 
-from data.aggregates import aggregate_schemas, all_tables
+from data.aggregates import aggregate_schemas
 from data.lake import Lake
-from data.schema import TABLE_SCHEMAS
+from data.schema import TABLE_SCHEMAS, all_tables
 from data.views import view_statements
 
 QUERY_DIR = Path(__file__).with_name("queries")

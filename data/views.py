@@ -181,7 +181,7 @@ def _code_lists() -> dict[str, str | int]:
         f"CAST(CAST({column} AS INTEGER) - {{offset}} AS SMALLINT) END AS impact_{letter.lower()}"
         for letter, column in zip(pieces.SEAT_LETTERS, PLACEMENT_COLUMNS, strict=True)
     ]
-    lists = {
+    lists: dict[str, str | int] = {
         "seat_letters": _sql_list(pieces.SEAT_LETTERS[: pieces.MAX_SEATS]),
         "kinds": _sql_list(KINDS),
         "cells": _sql_list([None, *CELL_NAMES]),
