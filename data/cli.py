@@ -21,6 +21,7 @@ from data.commands import (
     import_,
     lake,
     query,
+    ratings,
     simulate,
     tournament,
 )
@@ -39,6 +40,7 @@ COMMANDS: tuple[ModuleType, ...] = (
     import_,
     export,
     query,
+    ratings,
     lake,
     dashboard,
 )
