@@ -16,7 +16,7 @@ from dashboard.charts import (
     vega_lite_spec,
 )
 from dashboard.filters import GAME_FILTERS, STANDARD, STANDARD_LABEL, Filters, choices, options
-from dashboard.lake_data import fetch_all
+from dashboard.lake_data import fetch_all, player_ratings
 from dashboard.notices import ignored_filters, lake_has_games, nothing_matches
 
 BIN_WIDTH = 10
@@ -119,41 +119,90 @@ def summary_table(summary: pl.DataFrame) -> None:
     )
 
 
-def agent_ladder(ladder: pl.DataFrame, head_to_head: pl.DataFrame, filters: Filters) -> None:
-    """The rating against the field, labelled for what it is, beside the head-to-head matrix."""
-    if ladder.is_empty():
-        st.info("No simulated games match the filters, so there is no agent to rate.")
-        return
-    left, right = st.columns(2)
-    rating = interval_chart(
-        ladder.with_columns(
-            value=pl.col("rating"), ci_low=pl.col("rating_low"), ci_high=pl.col("rating_high")
-        ),
-        "agent",
-        "Rating against the field (Elo-style, from mean partial win)",
+RATINGS = (
+    "Bradley–Terry ratings on the Elo scale, fitted from every game of two or more players: each "
+    "pair of seats of two different players is one comparison (more gold wins, a tie counts a "
+    "half), and the interval (95%) counts each game once, as its pairs are not independent. "
+    "Agents are rated by agent name, people by player name. A group is the players linked by "
+    "games; each is centred on 1500 and ratings compare only within one."
+)
+AGAINST_THE_FIELD = (
+    "Each agent's mean win share and mean partial win (utility + 1)/2 against whatever field it "
+    "met in simulated games, with 95% half widths: not a strength (an agent that met weak "
+    "opponents more often scores higher); the ratings above are."
+)
+RATING_COLUMNS = {
+    "rank": "rank",
+    "player": "player",
+    "kind": "kind",
+    "rating": "rating",
+    "half_width": "±",
+    "games": "games",
+    "group": "group",
+}
+
+
+def rating_chart(ratings: pl.DataFrame, filters: Filters) -> dict:
+    """Each player's rating with its 95% interval, strongest first, coloured by group."""
+    data = ratings.with_columns(
+        label=pl.when(pl.col("kind") == "person")
+        .then(pl.format("{} (person)", "player"))
+        .otherwise(pl.col("player")),
+        group=pl.format("group {}", "group"),
+        value=pl.col("rating"),
+        ci_low=pl.col("rating_low"),
+        ci_high=pl.col("rating_high"),
+    )
+    chart = interval_chart(
+        data,
+        "label",
+        "Ratings (Bradley–Terry, every game's seat pairs)",
         "rating",
-        "seats",
+        "games",
+        color="group",
         value_format=".0f",
     )
-    seats = int(ladder["seats"].sum())
-    left.vega_lite_chart(
-        vega_lite_spec(captioned(rating, f"{filters.describe()} · simulated · {seats:,} seats")),
-        width="stretch",
-    )
-    left.caption(definitions.AGENT_RATING)
-    ignored_filters(filters, LADDER_FILTERS, where=left)
-    left.dataframe(ladder, hide_index=True, width="stretch")
+    return vega_lite_spec(captioned(chart, f"{filters.describe()} · {len(ratings)} players rated"))
+
+
+def agent_ladder(
+    ratings: pl.DataFrame, ladder: pl.DataFrame, head_to_head: pl.DataFrame, filters: Filters
+) -> None:
+    """The ratings with their intervals beside the head-to-head matrix, then each agent's
+    figures against the field."""
+    left, right = st.columns(2)
+    if ratings.is_empty():
+        left.info("No game matching the filters seats two different players: nobody is rated.")
+    else:
+        left.vega_lite_chart(rating_chart(ratings, filters), width="stretch")
+        left.caption(RATINGS)
+        ignored_filters(filters, GAME_FILTERS, where=left)
+        left.dataframe(
+            ratings.select(list(RATING_COLUMNS)).rename(RATING_COLUMNS),
+            hide_index=True,
+            width="stretch",
+            column_config={
+                "rating": st.column_config.NumberColumn(format="%.0f"),
+                "±": st.column_config.NumberColumn(format="%.0f"),
+            },
+        )
     if head_to_head.is_empty():
         right.info("No game seats two different agents, so there is no head to head.")
+    else:
+        games = int(head_to_head["games"].sum() // 2)
+        matrix = head_to_head_matrix(head_to_head, "Head to head: row agent against column agent")
+        caption = f"{filters.describe()} · {games:,} games of two agents"
+        right.vega_lite_chart(vega_lite_spec(captioned(matrix, caption)), width="content")
+        right.caption(definitions.HEAD_TO_HEAD)
+        ignored_filters(filters, GAME_FILTERS, where=right)
+    if ladder.is_empty():
+        st.info("No simulated games match the filters, so no agent has figures against the field.")
         return
-    games = int(head_to_head["games"].sum() // 2)
-    matrix = head_to_head_matrix(head_to_head, "Head to head: row agent against column agent")
-    right.vega_lite_chart(
-        vega_lite_spec(captioned(matrix, f"{filters.describe()} · {games:,} games of two agents")),
-        width="content",
-    )
-    right.caption(definitions.HEAD_TO_HEAD)
-    ignored_filters(filters, GAME_FILTERS, where=right)
+    st.markdown("**Against the field**")
+    st.dataframe(ladder, hide_index=True, width="stretch")
+    seats = int(ladder["seats"].sum())
+    st.caption(f"{AGAINST_THE_FIELD} {filters.describe()} · simulated · {seats:,} seats.")
+    ignored_filters(filters, LADDER_FILTERS)
 
 
 def compare_rule_sets(filters: Filters, by: str) -> None:
@@ -332,7 +381,7 @@ if lake_has_games():
         ignored_filters(filters, GAME_FILTERS)
 
         st.subheader("Agent ladder")
-        agent_ladder(ladder, head_to_head, filters)
+        agent_ladder(player_ratings(params), ladder, head_to_head, filters)
 
     st.subheader("Two rule sets side by side")
     compare_rule_sets(filters, by)
