@@ -3,6 +3,8 @@ side by side."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import polars as pl
 import streamlit as st
 
@@ -29,6 +31,23 @@ def url_value(key: str, values: list[str]) -> str:
     """The URL's value for `key` when it is one of `values`, else the first of them."""
     wanted = st.query_params.get(key)
     return wanted if wanted in values else values[0]
+
+
+def fetch_by_player_count(
+    players: int | None,
+    per_count: Sequence[tuple[str, dict[str, object]]],
+    others: Sequence[tuple[str, dict[str, object]]] = (),
+) -> list[pl.DataFrame]:
+    """Run queries side by side: those of `per_count`, whose rows are per player count, for
+    every count at once (one cached frame whichever count is chosen), cut to `players`; then
+    `others` as asked."""
+    every_count = [(name, {**params, "players": None}) for name, params in per_count]
+    frames = fetch_all(*every_count, *others)
+    cut = [
+        frame if players is None else frame.filter(pl.col("players") == players)
+        for frame in frames[: len(per_count)]
+    ]
+    return cut + frames[len(per_count) :]
 
 
 def rule_sets() -> dict[str, tuple[str, str]]:
@@ -224,9 +243,10 @@ def compare_rule_sets(filters: Filters, by: str) -> None:
         st.query_params[key] = label
         chosen.append(label)
     sides = [filters.with_value(*sets[label]) for label in chosen]
-    side_frames = fetch_all(
-        *[("balance_summary", side.params()) for side in sides],
-        *[("seat_advantage", {**side.params(), "by": by}) for side in sides],
+    side_frames = fetch_by_player_count(
+        filters.players,
+        [("balance_summary", side.params()) for side in sides]
+        + [("seat_advantage", {**side.params(), "by": by}) for side in sides],
     )
     for column, label, side, side_summary, side_seats in zip(
         st.columns(2), chosen, sides, side_frames[:2], side_frames[2:], strict=True
@@ -270,17 +290,19 @@ if lake_has_games():
         duration,
         ladder,
         head_to_head,
-    ) = fetch_all(
-        ("balance_summary", params),
-        ("seat_advantage", {**params, "by": by}),
-        ("score_distribution", {**params, "metric": "final_gold", "bin_width": BIN_WIDTH}),
-        ("score_distribution", {**params, "metric": "victory_margin", "bin_width": BIN_WIDTH}),
-        ("lead_changes", params),
-        ("comebacks", params),
-        ("leader_wins", params),
-        ("duration", params),
-        ("agent_ladder", params),
-        ("head_to_head", params),
+    ) = fetch_by_player_count(
+        filters.players,
+        [
+            ("balance_summary", params),
+            ("seat_advantage", {**params, "by": by}),
+            ("score_distribution", {**params, "metric": "final_gold", "bin_width": BIN_WIDTH}),
+            ("score_distribution", {**params, "metric": "victory_margin", "bin_width": BIN_WIDTH}),
+            ("lead_changes", params),
+            ("comebacks", params),
+            ("leader_wins", params),
+            ("duration", params),
+        ],
+        [("agent_ladder", params), ("head_to_head", params)],
     )
     if summary.is_empty():
         nothing_matches(filters)
