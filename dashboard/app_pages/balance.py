@@ -4,6 +4,7 @@ side by side."""
 from __future__ import annotations
 
 from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
 
 import polars as pl
 import streamlit as st
@@ -279,31 +280,37 @@ st.caption(
 if lake_has_games():
     params = filters.params()
     by = st.session_state.get("balance_group") or url_value("group", list(GROUPINGS))
-    (
-        summary,
-        seat_advantage,
-        gold,
-        margin,
-        leads,
-        comebacks,
-        leader_wins,
-        duration,
-        ladder,
-        head_to_head,
-    ) = fetch_by_player_count(
-        filters.players,
-        [
-            ("balance_summary", params),
-            ("seat_advantage", {**params, "by": by}),
-            ("score_distribution", {**params, "metric": "final_gold", "bin_width": BIN_WIDTH}),
-            ("score_distribution", {**params, "metric": "victory_margin", "bin_width": BIN_WIDTH}),
-            ("lead_changes", params),
-            ("comebacks", params),
-            ("leader_wins", params),
-            ("duration", params),
-        ],
-        [("agent_ladder", params), ("head_to_head", params)],
-    )
+    with ThreadPoolExecutor(max_workers=1) as fitting:
+        rated = fitting.submit(player_ratings, params)  # fitted while the queries below run
+        (
+            summary,
+            seat_advantage,
+            gold,
+            margin,
+            leads,
+            comebacks,
+            leader_wins,
+            duration,
+            ladder,
+            head_to_head,
+        ) = fetch_by_player_count(
+            filters.players,
+            [
+                ("balance_summary", params),
+                ("seat_advantage", {**params, "by": by}),
+                ("score_distribution", {**params, "metric": "final_gold", "bin_width": BIN_WIDTH}),
+                (
+                    "score_distribution",
+                    {**params, "metric": "victory_margin", "bin_width": BIN_WIDTH},
+                ),
+                ("lead_changes", params),
+                ("comebacks", params),
+                ("leader_wins", params),
+                ("duration", params),
+            ],
+            [("agent_ladder", params), ("head_to_head", params)],
+        )
+        ratings = rated.result()
     if summary.is_empty():
         nothing_matches(filters)
     else:
@@ -403,7 +410,7 @@ if lake_has_games():
         ignored_filters(filters, GAME_FILTERS)
 
         st.subheader("Agent ladder")
-        agent_ladder(player_ratings(params), ladder, head_to_head, filters)
+        agent_ladder(ratings, ladder, head_to_head, filters)
 
     st.subheader("Two rule sets side by side")
     compare_rule_sets(filters, by)
