@@ -53,10 +53,11 @@ ORDER BY batch_id
 """
 
 # Each game of two or more players as its outcome (the seats' players and ranks, best first),
-# and how many games ended so.
+# and how many games of each player count ended so.
 OUTCOMES = """
 WITH keyed AS (
-    SELECT s.game_id, s.agent IS NULL AS person, coalesce(s.agent, s.player) AS name, s.rank
+    SELECT s.game_id, g.players, s.agent IS NULL AS person, coalesce(s.agent, s.player) AS name,
+           s.rank
     FROM _seats s
     JOIN filtered_games($edition, $variant, $players, $source, $date_from, $date_to) g
         USING (game_id)
@@ -64,29 +65,41 @@ WITH keyed AS (
       AND coalesce(s.agent, s.player, '') <> ''
 ),
 outcomes AS (
-    SELECT game_id, list({'person': person, 'name': name, 'rank': rank}
-                         ORDER BY rank, person, name) AS outcome
+    SELECT game_id, players, list({'person': person, 'name': name, 'rank': rank}
+                                  ORDER BY rank, person, name) AS outcome
     FROM keyed
-    GROUP BY game_id
+    GROUP BY game_id, players
     HAVING count(DISTINCT (person, name)) >= 2
 )
-SELECT outcome, count(*) AS games FROM outcomes GROUP BY outcome
+SELECT players, outcome, count(*) AS games FROM outcomes GROUP BY players, outcome
 """
 
 Outcome = tuple[tuple[tuple[bool, str], float], ...]  # ((person, name), rank) per seat
 
 
-def outcomes(con: duckdb.DuckDBPyConnection, filters: Mapping[str, object]) -> dict[Outcome, int]:
-    """How many of the filtered games ended in each outcome (games of one player left out)."""
+def outcomes(
+    con: duckdb.DuckDBPyConnection, filters: Mapping[str, object]
+) -> dict[int, dict[Outcome, int]]:
+    """Per player count, how many of the filtered games ended in each outcome (games of one
+    player left out)."""
     params = {name: filters.get(name) for name in FILTERS}
     batches = execute(con, COMPARED_BATCHES, params)["batch_id"].to_list()
     if not batches:
         return {}
     frame = execute(con, OUTCOMES, {**params, "batches": batches})
-    return {
-        tuple(((seat["person"], seat["name"]), seat["rank"]) for seat in outcome): games
-        for outcome, games in frame.iter_rows()
-    }
+    counts: dict[int, dict[Outcome, int]] = {}
+    for players, outcome, games in frame.iter_rows():
+        seats = tuple(((seat["person"], seat["name"]), seat["rank"]) for seat in outcome)
+        counts.setdefault(players, {})[seats] = games
+    return counts
+
+
+def of_player_count(
+    counts: Mapping[int, Mapping[Outcome, int]], players: int | None
+) -> dict[Outcome, int]:
+    """The outcome counts of one player count, or of all of them (None)."""
+    chosen = counts if players is None else {players: counts.get(players, {})}
+    return {outcome: games for per_count in chosen.values() for outcome, games in per_count.items()}
 
 
 def fit(counts: Mapping[Outcome, int]) -> pl.DataFrame:
@@ -215,4 +228,4 @@ def _information(
 
 def ratings(con: duckdb.DuckDBPyConnection, filters: Mapping[str, object]) -> pl.DataFrame:
     """The ratings fitted from the games the filters keep (see `fit`)."""
-    return fit(outcomes(con, filters))
+    return fit(of_player_count(outcomes(con, filters), None))

@@ -10,7 +10,7 @@ import pytest
 
 from data.cli import main
 from data.lake import Lake
-from data.ratings import fit, outcomes, ratings
+from data.ratings import fit, of_player_count, outcomes, ratings
 from data.reader import connect
 from data.rows import PlayedGame
 from data.simulate import Plan, play_games, store_games
@@ -94,9 +94,17 @@ def test_games_of_one_player_rate_nobody(lake):
 
 
 def test_the_same_lake_gives_the_same_ratings_whatever_the_order(small):
-    counts = outcomes(connect(small), {})
+    counts = of_player_count(outcomes(connect(small), {}), None)
     assert fit(counts).equals(fit(dict(reversed(list(counts.items())))))
     assert ratings(connect(small), {}).equals(ratings(connect(small), {}))
+
+
+def test_outcomes_of_every_player_count_cut_to_one_give_that_counts_ratings(lake):
+    every_count = outcomes(connect(lake), {})
+    assert set(every_count) == {2, 3, 4}
+    for players in (2, 3, 4):
+        cut = fit(of_player_count(every_count, players))
+        assert cut.equals(ratings(connect(lake), {"players": players}))
 
 
 def test_people_are_rated_by_name_apart_from_agents(lake):
