@@ -163,12 +163,14 @@ RATING_COLUMNS = {
 
 
 def rating_chart(ratings: pl.DataFrame, filters: Filters) -> dict:
-    """Each player's rating with its 95% interval, strongest first, coloured by group."""
-    data = ratings.with_columns(
-        label=pl.when(pl.col("kind") == "person")
-        .then(pl.format("{} (person)", "player"))
-        .otherwise(pl.col("player")),
-        group=pl.format("group {}", "group"),
+    """Each player's rating with its 95% interval, group by group (strongest first in each),
+    each player's group number before its name when there are several."""
+    name = pl.when(pl.col("kind") == "person").then(pl.format("{} (person)", "player"))
+    name = name.otherwise(pl.col("player"))
+    if ratings["group"].n_unique() > 1:
+        name = pl.format("{} · {}", "group", name)
+    data = ratings.sort("group", "rank").with_columns(
+        label=name,
         value=pl.col("rating"),
         ci_low=pl.col("rating_low"),
         ci_high=pl.col("rating_high"),
@@ -179,7 +181,6 @@ def rating_chart(ratings: pl.DataFrame, filters: Filters) -> dict:
         "Ratings (Bradley–Terry, every game's seat pairs)",
         "rating",
         "games",
-        color="group",
         value_format=".0f",
     )
     return vega_lite_spec(captioned(chart, f"{filters.describe()} · {len(ratings)} players rated"))
