@@ -26,6 +26,8 @@ BIN_WIDTH = 10
 GROUPINGS = {"position": "turn order in epoch 1", "seat": "seat letter"}
 SEAT_FILTERS = GAME_FILTERS | {"agent", "player"}
 LADDER_FILTERS = GAME_FILTERS - {"source"}
+# One title for every seat-advantage chart (the caption says which games): one chart shape.
+SEAT_TITLE = "Mean win share against the fair share 1/N (red tick)"
 
 
 def url_value(key: str, values: list[str]) -> str:
@@ -261,8 +263,8 @@ def compare_rule_sets(filters: Filters, by: str) -> None:
             st.vega_lite_chart(
                 seat_chart(
                     seat_frame(side_seats, by),
-                    f"Seat advantage · {label}",
-                    f"{side.describe()} · {games:,} games",
+                    SEAT_TITLE,
+                    f"{label} · {side.describe()} · {games:,} games",
                 ),
                 width="stretch",
             )
@@ -334,7 +336,7 @@ if lake_has_games():
         st.vega_lite_chart(
             seat_chart(
                 seats,
-                "Mean win share against the fair share 1/N (red tick)",
+                SEAT_TITLE,
                 f"{filters.describe()} · {int(seat_advantage['seats'].sum()):,} seats",
             ),
             width="stretch",
