@@ -93,6 +93,11 @@ def test_games_of_one_player_rate_nobody(lake):
     assert ratings(connect(lake), {"edition": "kingdoms-2002", "source": "simulated"}).is_empty()
 
 
+def test_an_empty_lake_rates_nobody(tmp_path):
+    assert ratings(connect(Lake(tmp_path)), {}).columns[:4] == ["rank", "player", "kind", "rating"]
+    assert ratings(connect(Lake(tmp_path)), {}).is_empty()
+
+
 def test_the_same_lake_gives_the_same_ratings_whatever_the_order(small):
     counts = of_player_count(outcomes(connect(small), {}), None)
     assert fit(counts).equals(fit(dict(reversed(list(counts.items())))))
