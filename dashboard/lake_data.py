@@ -16,6 +16,8 @@ import streamlit as st
 
 from data.console import ROW_CAP, console_schema, run_console
 from data.lake import MANIFEST, Lake, lake_path
+from data.ratings import FILTERS as RATING_FILTERS
+from data.ratings import Outcome, fit, of_player_count, outcomes
 from data.reader import QueryError, connect, execute, query_parameters
 
 __all__ = [
@@ -26,6 +28,7 @@ __all__ = [
     "fetch_all",
     "lake_folder",
     "lake_version",
+    "player_ratings",
     "run_sql",
     "sql_schema",
 ]
@@ -77,6 +80,26 @@ def fetch_all(*requests: tuple[str, Mapping[str, object]]) -> list[pl.DataFrame]
             pool.submit(_cached, version, name, _bound(name, params)) for name, params in requests
         ]
         return [future.result() for future in futures]
+
+
+@st.cache_data(max_entries=64, show_spinner=False)
+def _cached_outcomes(
+    version: str, params: tuple[tuple[str, object], ...]
+) -> dict[int, dict[Outcome, int]]:
+    return outcomes(_connection(version), dict(params))
+
+
+@st.cache_data(max_entries=64, show_spinner=False)
+def _cached_ratings(version: str, params: tuple[tuple[str, object], ...]) -> pl.DataFrame:
+    every_count = tuple((key, None if key == "players" else value) for key, value in params)
+    return fit(of_player_count(_cached_outcomes(version, every_count), dict(params)["players"]))
+
+
+def player_ratings(params: Mapping[str, object]) -> pl.DataFrame:
+    """Every agent's and named person's rating from the games the game filters keep
+    (data/ratings.py), fitted once per lake version and filters from outcome counts read once
+    for every player count."""
+    return _cached_ratings(lake_version(), tuple((key, params.get(key)) for key in RATING_FILTERS))
 
 
 class SqlAnswer(NamedTuple):

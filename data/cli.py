@@ -16,6 +16,7 @@ from data.commands import (
     import_,
     lake,
     query,
+    ratings,
     simulate,
     tournament,
 )
@@ -36,6 +37,7 @@ COMMANDS: tuple[ModuleType, ...] = (
     import_,
     export,
     query,
+    ratings,
     lake,
     dashboard,
 )

@@ -3,6 +3,9 @@ side by side."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
+
 import polars as pl
 import streamlit as st
 
@@ -16,19 +19,38 @@ from dashboard.charts import (
     vega_lite_spec,
 )
 from dashboard.filters import GAME_FILTERS, STANDARD, STANDARD_LABEL, Filters, choices, options
-from dashboard.lake_data import fetch_all
+from dashboard.lake_data import fetch_all, player_ratings
 from dashboard.notices import ignored_filters, lake_has_games, nothing_matches
 
 BIN_WIDTH = 10
 GROUPINGS = {"position": "turn order in epoch 1", "seat": "seat letter"}
 SEAT_FILTERS = GAME_FILTERS | {"agent", "player"}
 LADDER_FILTERS = GAME_FILTERS - {"source"}
+# One title for every seat-advantage chart (the caption says which games): one chart shape.
+SEAT_TITLE = "Mean win share against the fair share 1/N (red tick)"
 
 
 def url_value(key: str, values: list[str]) -> str:
     """The URL's value for `key` when it is one of `values`, else the first of them."""
     wanted = st.query_params.get(key)
     return wanted if wanted in values else values[0]
+
+
+def fetch_by_player_count(
+    players: int | None,
+    per_count: Sequence[tuple[str, dict[str, object]]],
+    others: Sequence[tuple[str, dict[str, object]]] = (),
+) -> list[pl.DataFrame]:
+    """Run queries side by side: those of `per_count`, whose rows are per player count, for
+    every count at once (one cached frame whichever count is chosen), cut to `players`; then
+    `others` as asked."""
+    every_count = [(name, {**params, "players": None}) for name, params in per_count]
+    frames = fetch_all(*every_count, *others)
+    cut = [
+        frame if players is None else frame.filter(pl.col("players") == players)
+        for frame in frames[: len(per_count)]
+    ]
+    return cut + frames[len(per_count) :]
 
 
 def rule_sets() -> dict[str, tuple[str, str]]:
@@ -119,41 +141,91 @@ def summary_table(summary: pl.DataFrame) -> None:
     )
 
 
-def agent_ladder(ladder: pl.DataFrame, head_to_head: pl.DataFrame, filters: Filters) -> None:
-    """The rating against the field, labelled for what it is, beside the head-to-head matrix."""
-    if ladder.is_empty():
-        st.info("No simulated games match the filters, so there is no agent to rate.")
-        return
-    left, right = st.columns(2)
-    rating = interval_chart(
-        ladder.with_columns(
-            value=pl.col("rating"), ci_low=pl.col("rating_low"), ci_high=pl.col("rating_high")
-        ),
-        "agent",
-        "Rating against the field (Elo-style, from mean partial win)",
+RATINGS = (
+    "Bradley–Terry ratings on the Elo scale, fitted from every game of two or more players: each "
+    "pair of seats of two different players is one comparison (more gold wins, a tie counts a "
+    "half), and the interval (95%) counts each game once, as its pairs are not independent. "
+    "Agents are rated by agent name, people by player name. A group is the players linked by "
+    "games; each is centred on 1500 and ratings compare only within one."
+)
+AGAINST_THE_FIELD = (
+    "Each agent's mean win share and mean partial win (utility + 1)/2 against whatever field it "
+    "met in simulated games, with 95% half widths: not a strength (an agent that met weak "
+    "opponents more often scores higher); the ratings above are."
+)
+RATING_COLUMNS = {
+    "rank": "rank",
+    "player": "player",
+    "kind": "kind",
+    "rating": "rating",
+    "half_width": "±",
+    "games": "games",
+    "group": "group",
+}
+
+
+def rating_chart(ratings: pl.DataFrame, filters: Filters) -> dict:
+    """Each player's rating with its 95% interval, group by group (strongest first in each),
+    each player's group number before its name when there are several."""
+    name = pl.when(pl.col("kind") == "person").then(pl.format("{} (person)", "player"))
+    name = name.otherwise(pl.col("player"))
+    if ratings["group"].n_unique() > 1:
+        name = pl.format("{} · {}", "group", name)
+    data = ratings.sort("group", "rank").with_columns(
+        label=name,
+        value=pl.col("rating"),
+        ci_low=pl.col("rating_low"),
+        ci_high=pl.col("rating_high"),
+    )
+    chart = interval_chart(
+        data,
+        "label",
+        "Ratings (Bradley–Terry, every game's seat pairs)",
         "rating",
-        "seats",
+        "games",
         value_format=".0f",
     )
-    seats = int(ladder["seats"].sum())
-    left.vega_lite_chart(
-        vega_lite_spec(captioned(rating, f"{filters.describe()} · simulated · {seats:,} seats")),
-        width="stretch",
-    )
-    left.caption(definitions.AGENT_RATING)
-    ignored_filters(filters, LADDER_FILTERS, where=left)
-    left.dataframe(ladder, hide_index=True, width="stretch")
+    return vega_lite_spec(captioned(chart, f"{filters.describe()} · {len(ratings)} players rated"))
+
+
+def agent_ladder(
+    ratings: pl.DataFrame, ladder: pl.DataFrame, head_to_head: pl.DataFrame, filters: Filters
+) -> None:
+    """The ratings with their intervals beside the head-to-head matrix, then each agent's
+    figures against the field."""
+    left, right = st.columns(2)
+    if ratings.is_empty():
+        left.info("No game matching the filters seats two different players: nobody is rated.")
+    else:
+        left.vega_lite_chart(rating_chart(ratings, filters), width="stretch")
+        left.caption(RATINGS)
+        ignored_filters(filters, GAME_FILTERS, where=left)
+        left.dataframe(
+            ratings.select(list(RATING_COLUMNS)).rename(RATING_COLUMNS),
+            hide_index=True,
+            width="stretch",
+            column_config={
+                "rating": st.column_config.NumberColumn(format="%.0f"),
+                "±": st.column_config.NumberColumn(format="%.0f"),
+            },
+        )
     if head_to_head.is_empty():
         right.info("No game seats two different agents, so there is no head to head.")
+    else:
+        games = int(head_to_head["games"].sum() // 2)
+        matrix = head_to_head_matrix(head_to_head, "Head to head: row agent against column agent")
+        caption = f"{filters.describe()} · {games:,} games of two agents"
+        right.vega_lite_chart(vega_lite_spec(captioned(matrix, caption)), width="content")
+        right.caption(definitions.HEAD_TO_HEAD)
+        ignored_filters(filters, GAME_FILTERS, where=right)
+    if ladder.is_empty():
+        st.info("No simulated games match the filters, so no agent has figures against the field.")
         return
-    games = int(head_to_head["games"].sum() // 2)
-    matrix = head_to_head_matrix(head_to_head, "Head to head: row agent against column agent")
-    right.vega_lite_chart(
-        vega_lite_spec(captioned(matrix, f"{filters.describe()} · {games:,} games of two agents")),
-        width="content",
-    )
-    right.caption(definitions.HEAD_TO_HEAD)
-    ignored_filters(filters, GAME_FILTERS, where=right)
+    st.markdown("**Against the field**")
+    st.dataframe(ladder, hide_index=True, width="stretch")
+    seats = int(ladder["seats"].sum())
+    st.caption(f"{AGAINST_THE_FIELD} {filters.describe()} · simulated · {seats:,} seats.")
+    ignored_filters(filters, LADDER_FILTERS)
 
 
 def compare_rule_sets(filters: Filters, by: str) -> None:
@@ -175,9 +247,10 @@ def compare_rule_sets(filters: Filters, by: str) -> None:
         st.query_params[key] = label
         chosen.append(label)
     sides = [filters.with_value(*sets[label]) for label in chosen]
-    side_frames = fetch_all(
-        *[("balance_summary", side.params()) for side in sides],
-        *[("seat_advantage", {**side.params(), "by": by}) for side in sides],
+    side_frames = fetch_by_player_count(
+        filters.players,
+        [("balance_summary", side.params()) for side in sides]
+        + [("seat_advantage", {**side.params(), "by": by}) for side in sides],
     )
     for column, label, side, side_summary, side_seats in zip(
         st.columns(2), chosen, sides, side_frames[:2], side_frames[2:], strict=True
@@ -190,8 +263,8 @@ def compare_rule_sets(filters: Filters, by: str) -> None:
             st.vega_lite_chart(
                 seat_chart(
                     seat_frame(side_seats, by),
-                    f"Seat advantage · {label}",
-                    f"{side.describe()} · {games:,} games",
+                    SEAT_TITLE,
+                    f"{label} · {side.describe()} · {games:,} games",
                 ),
                 width="stretch",
             )
@@ -210,29 +283,37 @@ st.caption(
 if lake_has_games():
     params = filters.params()
     by = st.session_state.get("balance_group") or url_value("group", list(GROUPINGS))
-    (
-        summary,
-        seat_advantage,
-        gold,
-        margin,
-        leads,
-        comebacks,
-        leader_wins,
-        duration,
-        ladder,
-        head_to_head,
-    ) = fetch_all(
-        ("balance_summary", params),
-        ("seat_advantage", {**params, "by": by}),
-        ("score_distribution", {**params, "metric": "final_gold", "bin_width": BIN_WIDTH}),
-        ("score_distribution", {**params, "metric": "victory_margin", "bin_width": BIN_WIDTH}),
-        ("lead_changes", params),
-        ("comebacks", params),
-        ("leader_wins", params),
-        ("duration", params),
-        ("agent_ladder", params),
-        ("head_to_head", params),
-    )
+    with ThreadPoolExecutor(max_workers=1) as fitting:
+        rated = fitting.submit(player_ratings, params)  # fitted while the queries below run
+        (
+            summary,
+            seat_advantage,
+            gold,
+            margin,
+            leads,
+            comebacks,
+            leader_wins,
+            duration,
+            ladder,
+            head_to_head,
+        ) = fetch_by_player_count(
+            filters.players,
+            [
+                ("balance_summary", params),
+                ("seat_advantage", {**params, "by": by}),
+                ("score_distribution", {**params, "metric": "final_gold", "bin_width": BIN_WIDTH}),
+                (
+                    "score_distribution",
+                    {**params, "metric": "victory_margin", "bin_width": BIN_WIDTH},
+                ),
+                ("lead_changes", params),
+                ("comebacks", params),
+                ("leader_wins", params),
+                ("duration", params),
+            ],
+            [("agent_ladder", params), ("head_to_head", params)],
+        )
+        ratings = rated.result()
     if summary.is_empty():
         nothing_matches(filters)
     else:
@@ -255,7 +336,7 @@ if lake_has_games():
         st.vega_lite_chart(
             seat_chart(
                 seats,
-                "Mean win share against the fair share 1/N (red tick)",
+                SEAT_TITLE,
                 f"{filters.describe()} · {int(seat_advantage['seats'].sum()):,} seats",
             ),
             width="stretch",
@@ -332,7 +413,7 @@ if lake_has_games():
         ignored_filters(filters, GAME_FILTERS)
 
         st.subheader("Agent ladder")
-        agent_ladder(ladder, head_to_head, filters)
+        agent_ladder(ratings, ladder, head_to_head, filters)
 
     st.subheader("Two rule sets side by side")
     compare_rule_sets(filters, by)

@@ -9,6 +9,7 @@ from streamlit.dataframe_util import convert_arrow_bytes_to_pandas_df
 from streamlit.testing.v1 import AppTest
 
 from data.lake import Lake
+from data.ratings import ratings
 from data.reader import connect, execute
 from tests.dashboard.conftest import APP
 
@@ -273,17 +274,32 @@ def test_choosing_an_example_opens_its_replay_at_the_placement(monkeypatch, lake
     assert app.query_params["ply"] == str(chosen["ply"])
 
 
-def test_agent_ladder_sits_beside_a_head_to_head_matrix(monkeypatch, lake):
+def test_agent_ladder_shows_ratings_beside_a_head_to_head_matrix(monkeypatch, lake):
     app = open_page(monkeypatch, lake, "app_pages/balance.py")
     titles = [spec.get("title", {}).get("text") for spec in vega_specs(app)]
-    assert "Rating against the field (Elo-style, from mean partial win)" in titles
+    assert "Ratings (Bradley–Terry, every game's seat pairs)" in titles
     assert "Head to head: row agent against column agent" in titles
-    assert "not a head-to-head strength" in texts(app)
+    assert not any("Elo-style" in title for title in titles), "the partial-win rating is gone"
+    assert "not a strength" in texts(app), "the figures against the field say what they are"
     cells = chart_rows(app, "Head to head")
     assert {(c["agent"], c["opponent"]) for c in cells} == {
         ("greedy", "random"),
         ("random", "greedy"),
     }
+
+
+def test_agent_ladder_ratings_are_the_lakes_with_their_uncertainty(monkeypatch, lake):
+    app = open_page(monkeypatch, lake, "app_pages/balance.py", players="2")
+    expected = ratings(connect(lake), {"players": 2})
+    drawn = {r["player"]: r for r in chart_rows(app, "Ratings")}
+    assert set(drawn) == set(expected["player"]) and {"greedy", "random", "Ann"} <= set(drawn)
+    for row in expected.iter_rows(named=True):
+        assert drawn[row["player"]]["value"] == pytest.approx(row["rating"])
+        assert drawn[row["player"]]["ci_low"] == pytest.approx(row["rating_low"])
+        assert drawn[row["player"]]["ci_high"] == pytest.approx(row["rating_high"])
+    table = next(d.value for d in app.dataframe if "±" in d.value.columns)
+    assert table["player"].tolist() == expected["player"].to_list()
+    assert table["±"].tolist() == pytest.approx(expected["half_width"].to_list())
 
 
 def test_balance_figures_say_which_filters_they_ignore(monkeypatch, lake):

@@ -1,0 +1,146 @@
+"""Ratings from a real lake: known answers on games whose order is certain by construction,
+ties, determinism, and `kingdoms ratings` (--json, filters, bad arguments)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from data.cli import main
+from data.lake import Lake
+from data.ratings import fit, of_player_count, outcomes, ratings
+from data.reader import connect
+from data.rows import PlayedGame
+from data.simulate import Plan, play_games, store_games
+
+PAIRINGS = (("A", "B"), ("B", "C"))  # (winner, loser): A never meets C
+
+
+def two_player_games(count: int, seed: int) -> list[tuple[PlayedGame, list[int]]]:
+    """Real 2-player games of the kernel with each seat's final gold."""
+    played = play_games(Plan(count, players=(2,), seed=seed), 0, count)
+    return [
+        (game, [sum(gains) for gains in zip(*game.epoch_gains, strict=True)]) for game in played
+    ]
+
+
+def labelled(game: PlayedGame, names: list[str]) -> PlayedGame:
+    """The same game with its seats given these agent names."""
+    return PlayedGame(
+        game.players, game.rules, list(game.actions), game.epoch_gains, names, names, game.seed
+    )
+
+
+def ordered_lake(folder: Path, per_pairing: int, seed: int = 31) -> Lake:
+    """`per_pairing` games of A beating B and as many of B beating C: in each real game the
+    seat with more gold is given the winner's name, so the order A > B > C is certain."""
+    decided = [
+        (g, gold) for g, gold in two_player_games(6 * per_pairing, seed) if gold[0] != gold[1]
+    ]
+    assert len(decided) >= 2 * per_pairing
+    games = []
+    for number, (game, gold) in enumerate(decided[: 2 * per_pairing]):
+        winner, loser = PAIRINGS[number % 2]
+        games.append(labelled(game, [winner, loser] if gold[0] > gold[1] else [loser, winner]))
+    lake = Lake(folder)
+    store_games(lake, games)
+    return lake
+
+
+@pytest.fixture(scope="module")
+def small(tmp_path_factory) -> Lake:
+    return ordered_lake(tmp_path_factory.mktemp("ratings_small"), 12)
+
+
+@pytest.fixture(scope="module")
+def large(tmp_path_factory) -> Lake:
+    return ordered_lake(tmp_path_factory.mktemp("ratings_large"), 48)
+
+
+def test_a_certain_order_is_found_with_intervals_apart(small):
+    table = ratings(connect(small), {})
+    assert table["player"].to_list() == ["A", "B", "C"]
+    assert table["rank"].to_list() == [1, 2, 3]
+    assert table["games"].to_list() == [12, 24, 12]
+    assert table["kind"].to_list() == ["agent"] * 3 and table["group"].to_list() == [1, 1, 1]
+    rows = table.rows(named=True)
+    assert rows[0]["rating_low"] > rows[1]["rating_high"]
+    assert rows[1]["rating_low"] > rows[2]["rating_high"]
+    assert table["rating"].mean() == pytest.approx(1500)  # a group is centred on 1500
+
+
+def test_uncertainty_shrinks_with_games(small, large):
+    few = ratings(connect(small), {})
+    many = ratings(connect(large), {})
+    assert many["player"].to_list() == ["A", "B", "C"]
+    assert (many["half_width"] < few["half_width"]).all()
+
+
+def test_a_tie_counts_as_a_tie(tmp_path):
+    tied = [(g, gold) for g, gold in two_player_games(400, seed=5) if gold[0] == gold[1]]
+    assert len(tied) >= 3, "random 2-player games tie now and then"
+    lake = Lake(tmp_path)
+    store_games(lake, [labelled(game, ["X", "Y"]) for game, _ in tied[:3]])
+    table = ratings(connect(lake), {})
+    assert table["rating"].to_list() == pytest.approx([1500, 1500])
+    assert table["games"].to_list() == [3, 3]
+
+
+def test_games_of_one_player_rate_nobody(lake):
+    """The seeded lake's simulated 2002 games seat only random agents: self-play compares nobody."""
+    assert ratings(connect(lake), {"edition": "kingdoms-2002", "source": "simulated"}).is_empty()
+
+
+def test_an_empty_lake_rates_nobody(tmp_path):
+    assert ratings(connect(Lake(tmp_path)), {}).columns[:4] == ["rank", "player", "kind", "rating"]
+    assert ratings(connect(Lake(tmp_path)), {}).is_empty()
+
+
+def test_the_same_lake_gives_the_same_ratings_whatever_the_order(small):
+    counts = of_player_count(outcomes(connect(small), {}), None)
+    assert fit(counts).equals(fit(dict(reversed(list(counts.items())))))
+    assert ratings(connect(small), {}).equals(ratings(connect(small), {}))
+
+
+def test_outcomes_of_every_player_count_cut_to_one_give_that_counts_ratings(lake):
+    every_count = outcomes(connect(lake), {})
+    assert set(every_count) == {2, 3, 4}
+    for players in (2, 3, 4):
+        cut = fit(of_player_count(every_count, players))
+        assert cut.equals(ratings(connect(lake), {"players": players}))
+
+
+def test_people_are_rated_by_name_apart_from_agents(lake):
+    table = ratings(connect(lake), {"source": "recorded"})
+    assert set(table["kind"]) == {"person"}
+    assert {"Ann", "Bob"} <= set(table["player"])
+    agents = ratings(connect(lake), {"source": "simulated"})
+    assert set(agents["player"]) == {"greedy", "random"}
+
+
+def test_ratings_command_prints_json(small, capsys):
+    assert main(["ratings", "--lake", str(small.root), "--json"]) == 0
+    printed = json.loads(capsys.readouterr().out)
+    assert [row["player"] for row in printed["ratings"]] == ["A", "B", "C"]
+    assert {"rating", "half_width", "games", "rank"} <= set(printed["ratings"][0])
+
+
+def test_ratings_command_follows_the_player_count(small, capsys):
+    assert main(["ratings", "--lake", str(small.root), "--players", "3"]) == 0
+    assert "nothing to rate" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize(
+    "arguments, said",
+    [
+        (["--players", "five"], "invalid int value: 'five'"),
+        (["--players", "5"], "invalid choice: 5"),
+        (["--source", "dreamt"], "invalid choice: 'dreamt'"),
+    ],
+)
+def test_ratings_command_refuses_a_bad_argument(small, capsys, arguments, said):
+    assert main(["ratings", "--lake", str(small.root), *arguments]) == 2
+    error = capsys.readouterr().err
+    assert said in error and error.count("\n") == 1
