@@ -73,11 +73,6 @@ LEADER_WINS = (
 )
 DURATION = "Plies (turns) per epoch and per game; epoch 0 is the whole game."
 DECISION_MOVES = "Share of turns with more than one legal action."
-AGENT_RATING = (
-    "An Elo-style rating 400·log10(w / (1 − w)) of each agent's mean partial win w = (utility + "
-    "1)/2 against whatever field it met: not a head-to-head strength (an agent that met weak "
-    "opponents more often rates higher)."
-)
 HEAD_TO_HEAD = (
     "In the games where both agents sat, the share of their seat pairs in which the row agent "
     "finished with more gold (a tie counts a half); one observation per game, 95% Wilson "
