@@ -21,9 +21,10 @@ import numpy as np
 import pyarrow as pa
 
 from data.schema import ENGINE_VERSION, KINDS, TABLE_SCHEMAS, VALUE_OFFSET
-from engine import pieces
+from engine import moves, pieces
 from engine.actions import Block
 from engine.kernel.batch import SEATS, BoardScores, score_boards
+from engine.kernel.replay import Replayed, ReplayError, replay_games
 from engine.rules import RuleSet
 from engine.state import DEAL, PLACE, TURN, Game
 
@@ -384,8 +385,10 @@ def _table(name: str, columns: list[pa.Array]) -> pa.Table:
 # ---------------------------------------------------------------------------- the tables
 
 
-def build_tables(games: Sequence[PlayedGame], created: datetime) -> dict[str, pa.Table]:
-    """The stored tables of a batch of games, sorted by game id."""
+def _build_tables_reinterpreted(
+    games: Sequence[PlayedGame], created: datetime
+) -> dict[str, pa.Table]:
+    """The stored tables of a batch of games, sorted by game id (the turns re-read here)."""
     ids = np.array([g.game_id for g in games], dtype=np.int64)
     order = np.argsort(ids, kind="stable")
     games, ids = [games[i] for i in order], ids[order]
@@ -411,6 +414,75 @@ def build_tables(games: Sequence[PlayedGame], created: datetime) -> dict[str, pa
         "epoch_scores": _epoch_table(ids, played, gains, start),
     }
     return tables
+
+
+def build_tables(games: Sequence[PlayedGame], created: datetime) -> dict[str, pa.Table]:
+    """The stored tables of a batch of games, sorted by game id (the games replayed by the
+    kernel); ReplayError, naming the game, for one whose actions the rules refuse."""
+    ids = np.array([g.game_id for g in games], dtype=np.int64)
+    order = np.argsort(ids, kind="stable")
+    games, ids = [games[i] for i in order], ids[order]
+    count = len(games)
+    setups = Setups.of(games)
+    players = setups.per_game(lambda players, _: players, np.int64)
+    replayed = _replay(games, ids, setups)
+    turns = replayed.turns
+    epochs = int(replayed.epochs.max(initial=1))  # the most any game of the batch played
+    gains = replayed.gains[:, :epochs]
+    played = (np.arange(epochs)[None, :, None] < replayed.epochs[:, None, None]) & (
+        np.arange(SEATS)[None, None, :] < players[:, None, None]
+    )
+    start = setups.per_game(lambda _, rules: rules.start_gold, np.int64)
+
+    board = turns.game * epochs + turns.epoch - 1  # each turn's epoch board, game by game
+    scores = _epoch_scores(replayed.boards[:, :epochs], setups)
+
+    final = start[:, None] + gains.sum(axis=1)
+    plies = np.bincount(turns.game, minlength=count)
+    first_seat = turns.seat[np.minimum(np.cumsum(plies) - plies, max(len(turns.seat) - 1, 0))]
+
+    deals = replayed.deals[:, :epochs]
+    tables = {
+        "games": _games_table(games, ids, setups, players, plies, first_seat, deals, created),
+        "seats": _seats_table(games, ids, players, final, first_seat),
+        "moves": _moves_table(ids, turns, players, board, scores),
+        "epoch_scores": _epoch_table(ids, played, gains, start),
+    }
+    return tables
+
+
+def _replay(games: Sequence[PlayedGame], ids: np.ndarray, setups: Setups) -> Replayed:
+    """Every game's actions replayed by the kernel, its turns' kinds coded as `moves` stores
+    them; ReplayError naming the game id for a list the rules refuse."""
+    actions = np.frombuffer(b"".join(g.actions for g in games), dtype=np.uint8)
+    offsets = np.r_[0, np.cumsum([len(g.actions) for g in games])]
+    try:
+        replayed = replay_games(setups.distinct, setups.code, actions, offsets)
+    except ReplayError as error:
+        raise ReplayError(error.game, error.ply, error.reason, ids[error.game]) from None
+    replayed.turns.kind[:] = _STORED_KINDS[replayed.turns.kind]
+    return replayed
+
+
+_STORED_KINDS = np.array([KINDS.index(kind) for kind in moves.KINDS], dtype=np.int8)
+
+
+def _epoch_scores(boards: np.ndarray, setups: Setups) -> BoardScores:
+    """The breakdown of every game's epoch boards ((G, E, cells), flattened to G·E boards),
+    each scored under its own game's rules."""
+    flat = boards.reshape(boards.shape[0] * boards.shape[1], boards.shape[2])
+    rule_sets = list(dict.fromkeys(rules for _, rules in setups.distinct))
+    if len(rule_sets) <= 1:
+        return score_boards(flat, *rule_sets)
+    code = np.repeat(setups.per_game(lambda _, rules: rule_sets.index(rules)), boards.shape[1])
+    parts = [score_boards(flat[code == k], rules) for k, rules in enumerate(rule_sets)]
+    whole = {}
+    for name in BoardScores.__dataclass_fields__:
+        column = np.zeros((len(flat), *getattr(parts[0], name).shape[1:]), dtype=np.int64)
+        for k, part in enumerate(parts):
+            column[code == k] = getattr(part, name)
+        whole[name] = column
+    return BoardScores(**whole)
 
 
 @numba.njit(cache=True)

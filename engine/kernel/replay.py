@@ -56,10 +56,11 @@ ENDS_EARLY = -1  # the refused "action" of a list that ends before its game does
 class ReplayError(ValueError):
     """An action list the rules refuse: an illegal action, or a list that ends too soon."""
 
-    def __init__(self, message: str, game: int, ply: int) -> None:
-        super().__init__(message)
+    def __init__(self, game: int, ply: int, reason: str, name: object = None) -> None:
+        super().__init__(f"game {game if name is None else name}: {reason}")
         self.game = game  # the game's index in the batch
         self.ply = ply  # the turn (1-based within the game) the refused action belongs to
+        self.reason = reason
 
 
 @dataclass(frozen=True)
@@ -121,9 +122,9 @@ def replay_games(
     if refused[0] >= 0:
         game, position, ply, action = (int(value) for value in refused)
         if action == ENDS_EARLY:
-            raise ReplayError(f"game {game}: its actions end before the game does", game, ply)
-        message = f"game {game}: action {action} (number {position} of its list, ply {ply})"
-        raise ReplayError(f"{message} is not legal", game, ply)
+            raise ReplayError(game, ply, "its actions end before the game does")
+        where = f"number {position} of its list, ply {ply}"
+        raise ReplayError(game, ply, f"action {action} ({where}) is not legal")
     return Replayed(
         ReplayedTurns(*(column[:turns] for column in columns)), deals, boards, gains, played
     )
