@@ -79,6 +79,7 @@ class ReplayedTurns:
     gold_before: np.ndarray  # the mover's gold as the turn began
 
 
+TURN_COLUMNS = tuple(ReplayedTurns.__dataclass_fields__)
 TURN_TYPES = (np.int64, np.int8, np.int16, np.int8, np.int8, np.int8, np.int8, np.int8, np.int16,
               np.int16)  # fmt: skip
 
