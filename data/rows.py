@@ -43,7 +43,7 @@ class PlayedGame:
     players: int
     rules: RuleSet
     history: InitVar[Sequence[int]]
-    epoch_gains: list[list[int]]
+    epoch_gains: list[list[int]]  # as played; the stored gains are the kernel replay's
     players_names: Sequence[str]  # games played from one plan share these
     agents: Sequence[str | None]
     seed: int | None = None
