@@ -1,10 +1,9 @@
 """Turn played games into the lake's tables (Arrow), many games at a time.
 
-A game arrives as its list of actions (the engine's history) plus who played it. The turns,
-with how many legal actions each mover had, are read out of the actions of every game in one
-compiled pass when the rules allow (every epoch fills the board: no last-castle, no
-score-as-you-go); other games are replayed action by action through the engine. Either way the
-rest (boards, castles, impacts, seats) is computed for the whole batch at once.
+A game arrives as its list of actions (the engine's history) plus who played it. The kernel
+replays every game of a batch in one compiled pass (engine/kernel/replay.py): the turns, with
+how many legal actions each mover had, the deals, every epoch's scored board and the gains.
+The rest (castles, impacts, seats) is computed from those arrays for the whole batch at once.
 """
 
 from __future__ import annotations
@@ -21,14 +20,19 @@ import numpy as np
 import pyarrow as pa
 
 from data.schema import ENGINE_VERSION, KINDS, TABLE_SCHEMAS, VALUE_OFFSET
-from engine import pieces
-from engine.actions import Block
+from engine import moves, pieces
 from engine.kernel.batch import SEATS, BoardScores, score_boards
+from engine.kernel.replay import (
+    TURN_COLUMNS,
+    Replayed,
+    ReplayedTurns,
+    ReplayError,
+    replay_games,
+)
 from engine.outcome import seat_outcomes
 from engine.rules import RuleSet
-from engine.state import DEAL, PLACE, TURN, Game
 
-CASTLE, DRAW, START, PASS = range(len(KINDS))
+CASTLE, DRAW, START = (KINDS.index(kind) for kind in ("castle", "draw", "start"))
 SEAT_NAMES = tuple(pieces.SEAT_LETTERS)
 
 
@@ -40,7 +44,7 @@ class PlayedGame:
     players: int
     rules: RuleSet
     history: InitVar[Sequence[int] | np.ndarray]
-    epoch_gains: list[list[int]]
+    epoch_gains: list[list[int]]  # as played; the stored gains are the kernel replay's
     players_names: Sequence[str]  # games played from one plan share these
     agents: Sequence[str | None]
     seed: int | None = None
@@ -69,35 +73,6 @@ def _setup_hash(rules: RuleSet, players: int):
     return hashlib.blake2b(setup.encode(), digest_size=8)
 
 
-@dataclass
-class Turns:
-    """One entry per turn of every game of a batch (games in batch order), each column in
-    the type `moves` stores it in (TURN_TYPES)."""
-
-    game: np.ndarray  # the game's index in the batch
-    epoch: np.ndarray
-    ply: np.ndarray  # 1-based within the game
-    turn: np.ndarray  # 1-based within the epoch
-    seat: np.ndarray
-    kind: np.ndarray
-    cell: np.ndarray  # -1 for a pass
-    piece: np.ndarray  # 0 for a pass
-    legal: np.ndarray  # the most legal actions the mover had at one decision of the turn
-    gold_before: np.ndarray
-
-    @classmethod
-    def typed(cls, columns: Sequence[np.ndarray] | np.ndarray) -> Turns:
-        return cls(*(np.asarray(c, dtype=t) for c, t in zip(columns, TURN_TYPES, strict=True)))
-
-
-TURN_TYPES = (np.int64, np.int8, np.int16, np.int8, np.int8, np.int8, np.int8, np.int8, np.int16,
-              np.int16)  # fmt: skip
-
-
-def _fast_path(rules: RuleSet) -> bool:
-    return not (rules.last_castle or rules.score_as_you_go)
-
-
 @dataclass(frozen=True)
 class Setups:
     """A batch's distinct setups (player count, rules), and each game's as an index into
@@ -115,231 +90,6 @@ class Setups:
     def per_game(self, value: Callable[[int, RuleSet], object], dtype=None) -> np.ndarray:
         """`value(players, rules)` for every game."""
         return np.array([value(*setup) for setup in self.distinct], dtype=dtype)[self.code]
-
-
-def epoch_gains(games: Sequence[PlayedGame], players: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """(G, epochs, SEATS) gold every seat gained in every epoch played (zeros elsewhere), and
-    which of those were played (a seat in the game, an epoch it reached)."""
-    epochs = np.array([len(g.epoch_gains) for g in games], dtype=np.int64)
-    gains = np.zeros((len(games), epochs.max(initial=3), SEATS), dtype=np.int32)
-    played = (np.arange(gains.shape[1])[None, :, None] < epochs[:, None, None]) & (
-        np.arange(SEATS)[None, None, :] < players[:, None, None]
-    )
-    every_epoch = chain.from_iterable(g.epoch_gains for g in games)
-    gains[played] = np.fromiter(chain.from_iterable(every_epoch), np.int32)
-    return gains, played
-
-
-def _read_fast(
-    games: Sequence[PlayedGame],
-    indexes: np.ndarray,
-    gold: np.ndarray,
-    setups: Setups,
-) -> tuple[Turns, np.ndarray]:
-    """The turns of the given games (whose every epoch fills the board), read straight from
-    their actions, in one pass; also the starting tiles dealt, as (games, epochs, SEATS)."""
-    shapes = [Game(players, rules) for players, rules in setups.distinct]
-    actions = [games[i].actions for i in indexes]
-    history = np.frombuffer(b"".join(actions), dtype=np.uint8)
-    lengths = np.array([len(a) for a in actions], dtype=np.int64)
-    columns, deals = _read_turns(
-        history, np.r_[0, np.cumsum(lengths)], gold[indexes], setups.code[indexes],
-        np.array([[g.players, g.rules.cells, g.rules.epochs, g.rules.no_luck,
-                   g.players if g.rules.starting_tiles else 0] for g in shapes]),
-        np.array([g.castle_counts for g in shapes]), np.array([g.full_supply for g in shapes]),
-        np.array([g.codes.first_ids() for g in shapes], dtype=np.int64),
-    )  # fmt: skip
-    turns = Turns(*columns)
-    turns.game = indexes[turns.game]
-    return turns, deals
-
-
-@numba.njit(cache=True)
-def _read_turns(history, offsets, gold, setup, shape, castle_counts, full_supply, first_ids):
-    """Walk each game's actions the way the engine plays them when every epoch fills the
-    board. Game g follows `shape[setup[g]]`: (players, cells, epochs, no-luck, deals per epoch)
-    with its castles, tile supply and action blocks (ActionCodes.first_ids); per epoch come the
-    deals, in epoch 1 the first seat
-    (later the richest, ties to the earliest in the last turn order), then turns clockwise
-    until no cell is empty.
-
-    Every turn's legal actions are counted as the engine lists them: empty cells × (castle
-    ranks in stock + an unplayed starting tile), plus the tiles that can be drawn (one draw, or
-    in no-luck one per kind left), 1 for a pass; for a draw, the most of that and the empty cells
-    where the tile can go. Rank-1 castles come back after every epoch. (Cached on disk, keyed
-    on this file: the piece, kind and action block codes are compiled in.)"""
-    size = len(history)  # more than the turns: the columns are cut to length at the end
-    game = np.empty(size, dtype=np.int64)  # the types of TURN_TYPES
-    ply, legal, gold_before = np.empty((3, size), dtype=np.int16)
-    epoch, turn, seat, kind, cell, piece = np.empty((6, size), dtype=np.int8)
-    deals = np.zeros((len(offsets) - 1, shape[:, 2].max(), SEATS), dtype=np.int64)
-    stock = np.zeros((SEATS, 4), dtype=np.int64)
-    started = np.zeros(SEATS, dtype=np.bool_)
-    supply = np.zeros(full_supply.shape[1], dtype=np.int64)
-    count = 0
-    for g in range(len(offsets) - 1):
-        players, cells, epochs, no_luck, dealt = shape[setup[g]]
-        first_id = first_ids[setup[g]]
-        i = offsets[g]
-        stock[:, :] = castle_counts[setup[g]]
-        first = 0
-        game_start = count
-        for e in range(epochs):
-            for s in range(dealt):
-                deals[g, e, s] = history[i]
-                i += 1
-            if e == 0:
-                first = history[i]
-                i += 1
-            else:
-                richest = first
-                for k in range(players):
-                    s = (first + k) % players
-                    if gold[g, e, s] > gold[g, e, richest]:
-                        richest = s
-                first = richest
-            stock[:, 0] = castle_counts[setup[g], 0]
-            started[:] = dealt == 0
-            supply[:] = full_supply[setup[g]]
-            left = supply.sum() - dealt
-            empty = cells
-            t = 0
-            while empty > 0:
-                s = (first + t) % players
-                options = 0 if started[s] else 1
-                for rank in range(4):
-                    options += stock[s, rank] > 0
-                draws = 0
-                if no_luck:
-                    for tile in range(len(supply)):
-                        draws += supply[tile] > 0
-                elif left > 0:
-                    draws = 1
-                a = history[i]
-                i += 1
-                game[count], epoch[count], turn[count], seat[count] = g, e + 1, t + 1, s
-                ply[count] = count - game_start + 1
-                legal[count] = max(empty * options + draws, 1)
-                gold_before[count] = gold[g, e, s]
-                block = 0  # the last block starting at or before the action
-                while first_id[block + 1] <= a:
-                    block += 1
-                at = a - first_id[block]
-                if block <= Block.CASTLE_4:
-                    kind[count], cell[count] = CASTLE, at
-                    piece[count] = pieces.CASTLE_BASE + 4 * s + block
-                    stock[s, block] -= 1
-                elif block == Block.START:
-                    kind[count], cell[count], piece[count] = START, at, deals[g, e, s]
-                    started[s] = True
-                elif block == Block.PASS:
-                    kind[count], cell[count], piece[count] = PASS, -1, 0
-                else:  # a draw: (no-luck: the chosen tile) or the draw, the tile, then its cell
-                    tile = at if no_luck else history[i]
-                    i += 0 if no_luck else 1
-                    kind[count], piece[count] = DRAW, tile
-                    cell[count] = history[i] - first_id[Block.PLACE]
-                    legal[count] = max(legal[count], empty)  # where the tile goes: any empty cell
-                    i += 1
-                    supply[tile] -= 1
-                    left -= 1
-                empty -= kind[count] != PASS
-                t += 1
-                count += 1
-    columns = (
-        game[:count], epoch[:count], ply[:count], turn[:count], seat[:count], kind[:count],
-        cell[:count], piece[:count], legal[:count], gold_before[:count],
-    )  # fmt: skip
-    return columns, deals
-
-
-def replay_turns(game: PlayedGame) -> tuple[list[tuple[int, ...]], list[int]]:
-    """The turns of one game replayed through the engine, as (epoch, turn, seat, kind, cell,
-    piece, legal actions (the most at one of the turn's decisions), gold_before) each,
-    and the starting tiles dealt in order."""
-    state = Game(game.players, game.rules).new_initial_state()
-    decode = state.codes.decode
-    turns, deals = [], []
-    epoch, turn, pending = 0, 0, None
-    for action in game.actions:
-        phase = state.phase
-        if phase == DEAL:
-            deals.append(action)
-        elif phase == TURN:
-            seat = state.seat
-            if state.epoch != epoch:
-                epoch, turn = state.epoch, 0
-            turn += 1
-            legal, gold = len(state.legal_actions()), state.gold[seat]
-            block, cell = decode(action)
-            if rank := state.codes.castle_rank(block):
-                row: tuple[int, ...] = (CASTLE, cell, pieces.castle(seat, rank))
-                turns.append((epoch, turn, seat, *row, legal, gold))
-            elif block == Block.START:
-                row = (START, cell, state.start_tiles[seat])
-                turns.append((epoch, turn, seat, *row, legal, gold))
-            elif block == Block.PASS:
-                turns.append((epoch, turn, seat, PASS, -1, 0, legal, gold))
-            else:
-                pending = (epoch, turn, seat, legal, gold)
-        elif phase == PLACE:
-            assert pending is not None
-            e, t, seat, legal, gold = pending
-            legal = max(legal, len(state.legal_actions()))  # where the drawn tile may go
-            row = (DRAW, decode(action)[1], state.pending_tile, legal, gold)
-            turns.append((e, t, seat, *row))
-        state.apply_action(action)
-    return turns, deals
-
-
-def replayed_turns(
-    games: Sequence[PlayedGame], indexes: Sequence[int]
-) -> tuple[Turns, list[list[int]]]:
-    """The turns of the given games, replayed through the engine (any rule set), and the
-    starting tiles dealt in each."""
-    rows, deals = [], []
-    for i in indexes:
-        turns, dealt = replay_turns(games[i])
-        rows += [(i, row[0], ply, *row[1:]) for ply, row in enumerate(turns, 1)]
-        deals.append(dealt)
-    columns = np.array(rows, dtype=np.int64).reshape(-1, len(Turns.__dataclass_fields__)).T
-    return Turns.typed(columns), deals
-
-
-def extract_turns(
-    games: Sequence[PlayedGame],
-    gains: np.ndarray,
-    setups: Setups,
-) -> tuple[Turns, np.ndarray]:
-    """Every turn of every game (which gained `gains`, as `epoch_gains` gives them), ordered
-    by game (batch order), then ply; and the starting tiles dealt, (games, epochs, SEATS), 0
-    where none was."""
-    start = setups.per_game(lambda _, rules: rules.start_gold, np.int32)
-    gold = start[:, None, None] + np.cumsum(
-        np.concatenate([np.zeros_like(gains[:, :1]), gains], 1), 1
-    )
-    deals = np.zeros((len(games), gains.shape[1], SEATS), dtype=np.int64)
-    fast = setups.per_game(lambda _, rules: _fast_path(rules), bool)
-    parts: list[Turns] = []
-    dealt: np.ndarray | list[list[int]]
-    if fast.any():
-        turns, dealt = _read_fast(games, np.nonzero(fast)[0], gold, setups)
-        deals[fast, : dealt.shape[1]] = dealt
-        parts.append(turns)
-    if not fast.all():
-        slow = np.nonzero(~fast)[0].tolist()
-        turns, dealt = replayed_turns(games, slow)
-        for index, tiles in zip(slow, dealt, strict=True):
-            deals[index, : len(tiles) // games[index].players, : games[index].players] = np.reshape(
-                tiles, (-1, games[index].players)
-            )
-        parts.append(turns)
-    if len(parts) == 1:
-        return parts[0], deals
-    names = Turns.__dataclass_fields__
-    merged = Turns(*(np.concatenate([getattr(p, f) for p in parts]) for f in names))
-    order = np.argsort(merged.game, kind="stable")  # each game's turns are in order already
-    return Turns(*(getattr(merged, f)[order] for f in names)), deals
 
 
 # ---------------------------------------------------------------------------- Arrow helpers
@@ -387,25 +137,31 @@ def _table(name: str, columns: list[pa.Array]) -> pa.Table:
 
 
 def build_tables(games: Sequence[PlayedGame], created: datetime) -> dict[str, pa.Table]:
-    """The stored tables of a batch of games, sorted by game id."""
+    """The stored tables of a batch of games, sorted by game id (the games replayed by the
+    kernel); ReplayError, naming the game, for one whose actions the rules refuse."""
     ids = np.array([g.game_id for g in games], dtype=np.int64)
     order = np.argsort(ids, kind="stable")
     games, ids = [games[i] for i in order], ids[order]
     count = len(games)
     setups = Setups.of(games)
     players = setups.per_game(lambda players, _: players, np.int64)
-    gains, played = epoch_gains(games, players)
-    turns, deals = extract_turns(games, gains, setups)
+    replayed = _replay(games, ids, setups)
+    turns = replayed.turns
+    epochs = int(replayed.epochs.max(initial=1))  # the most any game of the batch played
+    gains = replayed.gains[:, :epochs]
+    played = (np.arange(epochs)[None, :, None] < replayed.epochs[:, None, None]) & (
+        np.arange(SEATS)[None, None, :] < players[:, None, None]
+    )
     start = setups.per_game(lambda _, rules: rules.start_gold, np.int64)
-    epochs = gains.shape[1]
 
     board = turns.game * epochs + turns.epoch - 1  # each turn's epoch board, game by game
-    scores = score_boards(_final_boards(board, turns.kind, turns.cell, turns.piece, count * epochs))
+    scores = _epoch_scores(replayed.boards[:, :epochs], setups)
 
     final = start[:, None] + gains.sum(axis=1)
     plies = np.bincount(turns.game, minlength=count)
     first_seat = turns.seat[np.minimum(np.cumsum(plies) - plies, max(len(turns.seat) - 1, 0))]
 
+    deals = replayed.deals[:, :epochs]
     tables = {
         "games": _games_table(games, ids, setups, players, plies, first_seat, deals, created),
         "seats": _seats_table(games, ids, players, final, first_seat),
@@ -415,14 +171,38 @@ def build_tables(games: Sequence[PlayedGame], created: datetime) -> dict[str, pa
     return tables
 
 
-@numba.njit(cache=True)
-def _final_boards(board, kind, cell, piece, boards):
-    """Every epoch's board when it is scored: (boards, 30) piece codes, 0 for empty."""
-    final = np.zeros((boards, 30), dtype=np.int16)
-    for turn in range(len(board)):
-        if kind[turn] != PASS:
-            final[board[turn], cell[turn]] = piece[turn]
-    return final
+def _replay(games: Sequence[PlayedGame], ids: np.ndarray, setups: Setups) -> Replayed:
+    """Every game's actions replayed by the kernel, its turns' kinds coded as `moves` stores
+    them; ReplayError naming the game id for a list the rules refuse."""
+    actions = np.frombuffer(b"".join(g.actions for g in games), dtype=np.uint8)
+    offsets = np.r_[0, np.cumsum([len(g.actions) for g in games])]
+    try:
+        replayed = replay_games(setups.distinct, setups.code, actions, offsets)
+    except ReplayError as error:
+        raise ReplayError(error.game, error.ply, error.reason, ids[error.game]) from None
+    replayed.turns.kind[:] = _STORED_KINDS[replayed.turns.kind]
+    return replayed
+
+
+_STORED_KINDS = np.array([KINDS.index(kind) for kind in moves.KINDS], dtype=np.int8)
+
+
+def _epoch_scores(boards: np.ndarray, setups: Setups) -> BoardScores:
+    """The breakdown of every game's epoch boards ((G, E, cells), flattened to G·E boards),
+    each scored under its own game's rules."""
+    flat = boards.reshape(boards.shape[0] * boards.shape[1], boards.shape[2])
+    rule_sets = list(dict.fromkeys(rules for _, rules in setups.distinct))
+    if len(rule_sets) <= 1:
+        return score_boards(flat, *rule_sets)
+    code = np.repeat(setups.per_game(lambda _, rules: rule_sets.index(rules)), boards.shape[1])
+    parts = [score_boards(flat[code == k], rules) for k, rules in enumerate(rule_sets)]
+    whole = {}
+    for name in BoardScores.__dataclass_fields__:
+        column = np.zeros((len(flat), *getattr(parts[0], name).shape[1:]), dtype=np.int64)
+        for k, part in enumerate(parts):
+            column[code == k] = getattr(part, name)
+        whole[name] = column
+    return BoardScores(**whole)
 
 
 def _games_table(games, ids, setups: Setups, players, plies, first_seat, deals, created):
@@ -501,7 +281,7 @@ def _line_ups(games: Sequence[PlayedGame]) -> tuple[list[str], list[str | None],
     return names, agents, start[first]
 
 
-def _moves_table(ids, turns: Turns, players, board, scores: BoardScores) -> pa.Table:
+def _moves_table(ids, turns: ReplayedTurns, players, board, scores: BoardScores) -> pa.Table:
     """The turns as small integer codes (see data/schema.py), each placement with what it
     scored on the epoch's final board: a castle's row and column gold and effective rank, a
     tile's impact on every seat."""
@@ -514,7 +294,7 @@ def _moves_table(ids, turns: Turns, players, board, scores: BoardScores) -> pa.T
         [
             pa.array(ids[turns.game]),
             # then every turn column but the game index, in the order `moves` stores them
-            *(pa.array(getattr(turns, name)) for name in list(Turns.__dataclass_fields__)[1:]),
+            *(pa.array(getattr(turns, name)) for name in TURN_COLUMNS[1:]),
             *(pa.array(column) for column in values),
         ],
     )

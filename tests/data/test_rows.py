@@ -9,9 +9,12 @@ import numpy as np
 import pytest
 
 from data import rows
+from data.lake import Lake
 from data.reader import execute
+from data.simulate import store_games
 from engine import pieces
 from engine.kernel.batch import score_boards
+from engine.kernel.replay import ReplayError
 from engine.playout import random_game
 from engine.rules import rule_set
 from engine.scoring import score_breakdown
@@ -176,31 +179,22 @@ def test_castles_and_impacts_agree(con, replays):
     assert len(impacts) == len(expected_impacts)
 
 
-@pytest.mark.parametrize(
-    "rules", [rule_set(), rule_set("kingdoms-2002", "no-luck"), rule_set("cosmolancer")]
-)
-def test_fast_turn_reading_matches_engine_replay(rules):
-    games = []
-    for index in range(40):
-        players = 2 + index % 3
-        state = random_game(Game(players, rules), index)
+def test_a_batch_with_an_illegal_action_is_refused_whole(tmp_path):
+    """The game is named by its id, and nothing of the batch reaches the lake."""
+    games, pass_ = [], Game(3).codes.pass_
+    for seed in range(3):
+        state = random_game(Game(3), seed)
+        history = state.history + ([pass_] if seed == 1 else [])  # a pass after the game's end
         games.append(
-            rows.PlayedGame(
-                players,
-                rules,
-                state.history,
-                state.epoch_gains,
-                ["x"] * players,
-                ["random"] * players,
-            )
+            rows.PlayedGame(3, rule_set(), history, state.epoch_gains, ["x"] * 3, ["random"] * 3)
         )
-    gains, _ = rows.epoch_gains(games, np.array([g.players for g in games]))
-    fast, fast_deals = rows.extract_turns(games, gains, rows.Setups.of(games))
-    slow, slow_deals = rows.replayed_turns(games, range(len(games)))
-    dealt = fast_deals.reshape(len(games), -1)
-    assert [row[row > 0].tolist() for row in dealt] == slow_deals
-    for name in fast.__dataclass_fields__:
-        assert np.array_equal(getattr(fast, name), getattr(slow, name)), name
+    lake = Lake(tmp_path)
+    message = (
+        rf"game {games[1].game_id}: action {pass_} \(number {len(games[1].actions)} .* not legal"
+    )
+    with pytest.raises(ReplayError, match=message):
+        store_games(lake, games)
+    assert list(lake.batches()) == []
 
 
 def test_vector_scoring_matches_engine_on_random_boards():

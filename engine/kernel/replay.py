@@ -1,0 +1,199 @@
+"""Played games replayed through the kernel, many at once: their turns, deals, boards and gains.
+
+Each game's actions go through `apply_action` one by one, so the rules are the kernel's own and
+an action they refuse stops the batch with the game and ply named. What comes out is what the
+lake stores: one row per turn, the starting tiles dealt, every epoch's board as it was scored
+and the gold every seat gained in every epoch.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numba
+import numpy as np
+from numba.typed import List
+
+from engine import moves, pieces
+from engine.kernel.layout import (
+    CELLS,
+    DEAL,
+    DRAWN,
+    EPOCH,
+    MAX_EPOCHS,
+    OVER,
+    PENDING,
+    PHASE,
+    TO_MOVE,
+)
+from engine.kernel.layout import PLACE as PLACE_PHASE
+from engine.kernel.layout import TURN as TURN_PHASE
+from engine.kernel.play import (
+    CASTLE_1,
+    PASS,
+    PLACE_DRAWN,
+    START,
+    action_block,
+    action_count,
+    apply_action,
+    begin_game,
+    legal_actions,
+    new_state,
+)
+from engine.kernel.tables import kernel_rules
+from engine.rules import RuleSet
+
+SEATS = pieces.MAX_SEATS
+KIND_CODES = np.array(  # a turn's kind as an index in engine.moves.KINDS: castle, draw, start, pass
+    [moves.KINDS.index(kind) for kind in (moves.CASTLE, moves.DRAW, moves.START, moves.PASS)],
+    dtype=np.int64,
+)
+_CASTLE, _DRAW, _START, _PASS = range(4)  # positions in KIND_CODES
+ENDS_EARLY = -1  # the refused "action" of a list that ends before its game does
+
+
+class ReplayError(ValueError):
+    """An action list the rules refuse: an illegal action, or a list that ends too soon."""
+
+    def __init__(self, game: int, ply: int, reason: str, name: object = None) -> None:
+        super().__init__(f"game {game if name is None else name}: {reason}")
+        self.game = game  # the game's index in the batch
+        self.ply = ply  # the turn (1-based within the game) the refused action belongs to
+        self.reason = reason
+
+
+@dataclass(frozen=True)
+class ReplayedTurns:
+    """One entry per turn of every game (games in batch order, then by ply)."""
+
+    game: np.ndarray  # the game's index in the batch
+    epoch: np.ndarray
+    ply: np.ndarray  # 1-based within the game
+    turn: np.ndarray  # 1-based within the epoch
+    seat: np.ndarray
+    kind: np.ndarray  # an index in engine.moves.KINDS
+    cell: np.ndarray  # -1 for a pass
+    piece: np.ndarray  # the piece code placed, 0 for a pass
+    legal: np.ndarray  # the most legal actions the mover had at one decision of the turn
+    gold_before: np.ndarray  # the mover's gold as the turn began
+
+
+TURN_COLUMNS = tuple(ReplayedTurns.__dataclass_fields__)
+TURN_TYPES = (np.int64, np.int8, np.int16, np.int8, np.int8, np.int8, np.int8, np.int8, np.int16,
+              np.int16)  # fmt: skip
+
+
+@dataclass(frozen=True)
+class Replayed:
+    """What a batch of games did, E being the most epochs any of them can last."""
+
+    turns: ReplayedTurns
+    deals: np.ndarray  # (G, E, SEATS) starting tile dealt to each seat in each epoch, 0 for none
+    boards: np.ndarray  # (G, E, cells) every epoch's board when it was scored, 0 for empty
+    gains: np.ndarray  # (G, E, SEATS) gold each seat gained in each epoch, 0 after the last
+    epochs: np.ndarray  # (G,) epochs played
+
+
+def replay_games(
+    setups: Sequence[tuple[int, RuleSet]],
+    setup: np.ndarray,
+    actions: np.ndarray,
+    offsets: np.ndarray,
+) -> Replayed:
+    """Replay game g's actions (`actions[offsets[g]:offsets[g + 1]]`, uint8) under
+    `setups[setup[g]]` (players, rules); ReplayError for a list the rules refuse."""
+    tables = [kernel_rules(players, rules) for players, rules in setups]
+    epochs = max((int(t.params[MAX_EPOCHS]) for t in tables), default=0)
+    cells = max((int(t.params[CELLS]) for t in tables), default=0)
+    count = len(offsets) - 1
+    columns = tuple(np.empty(len(actions), dtype) for dtype in TURN_TYPES)  # room for every turn
+    deals = np.zeros((count, epochs, SEATS), dtype=np.int8)
+    boards = np.zeros((count, epochs, cells), dtype=np.int64)
+    gains = np.zeros((count, epochs, SEATS), dtype=np.int64)
+    played = np.zeros(count, dtype=np.int64)
+    refused = np.full(4, -1, dtype=np.int64)  # game, position in its list, ply, action
+    turns = 0
+    if count:
+        turns = _replay(List(tables), List([new_state(t) for t in tables]),
+                        np.asarray(setup, dtype=np.int64), np.asarray(actions, dtype=np.uint8),
+                        np.asarray(offsets, dtype=np.int64), KIND_CODES,
+                        max(action_count(t) for t in tables), columns, deals, boards, gains,
+                        played, refused)  # fmt: skip
+    if refused[0] >= 0:
+        game, position, ply, action = (int(value) for value in refused)
+        if action == ENDS_EARLY:
+            raise ReplayError(game, ply, "its actions end before the game does")
+        where = f"number {position} of its list, ply {ply}"
+        raise ReplayError(game, ply, f"action {action} ({where}) is not legal")
+    return Replayed(
+        ReplayedTurns(*(column[:turns] for column in columns)), deals, boards, gains, played
+    )
+
+
+@numba.njit(cache=True)
+def _replay(rules_list, states, setup, actions, offsets, kinds, most_actions, columns, deals,
+            boards, gains, epochs, refused) -> int:  # fmt: skip
+    """Walk every game through `apply_action`, writing its turns into `columns` (returning how
+    many), its deals, scored boards, gains and epoch count; stop at the first refused action,
+    writing (game, position in its list, ply, action) into `refused`."""
+    game, epoch, ply, turn, seat, kind, cell, piece, legal, gold_before = columns
+    out = np.zeros(most_actions, dtype=np.int64)
+    count = 0
+    for g in range(offsets.shape[0] - 1):
+        rules, state = rules_list[setup[g]], states[setup[g]]
+        ids = rules.actions
+        s = state.scalars
+        begin_game(state, rules)
+        first_turn = count
+        current = 0  # the epoch of the last turn, whose count `turns` holds
+        turns = 0
+        for i in range(offsets[g], offsets[g + 1]):
+            action = actions[i]
+            phase, now = s[PHASE], s[EPOCH]
+            placed = -1  # the turn row whose piece this action puts on the board
+            if phase == TURN_PHASE:
+                if now != current:
+                    current, turns = now, 0
+                turns += 1
+                row, mover = count, s[TO_MOVE]
+                count += 1
+                game[row], epoch[row], turn[row], seat[row] = g, now, turns, mover
+                ply[row] = row - first_turn + 1
+                legal[row] = legal_actions(state, rules, out)
+                gold_before[row] = state.gold[mover]
+                block = action_block(rules, action)
+                at = action - ids[max(block, 0)]
+                if CASTLE_1 <= block < CASTLE_1 + 4:
+                    kind[row], cell[row] = kinds[_CASTLE], at
+                    piece[row] = rules.castle_code[mover, block - CASTLE_1]
+                    placed = row
+                elif block == START:
+                    kind[row], cell[row], piece[row] = kinds[_START], at, state.held[mover]
+                    placed = row
+                elif block == PASS:
+                    kind[row], cell[row], piece[row] = kinds[_PASS], -1, 0
+                else:  # a draw (or in no-luck a chosen tile), placed in the PLACE phase
+                    kind[row], cell[row], piece[row] = kinds[_DRAW], -1, 0
+            elif phase == PLACE_PHASE:
+                row = count - 1
+                legal[row] = max(legal[row], legal_actions(state, rules, out))
+                cell[row], piece[row] = action - ids[PLACE_DRAWN], s[PENDING]
+                placed = row
+            elif phase == DEAL:
+                deals[g, now - 1, s[TO_MOVE]] = action
+            boards[g, now - 1, : state.board.shape[0]] = state.board
+            if not apply_action(state, rules, action):
+                outside = phase != TURN_PHASE and phase != PLACE_PHASE and phase != DRAWN
+                refused[0], refused[1] = g, i - offsets[g] + 1
+                refused[2], refused[3] = count - first_turn + outside, action
+                return count
+            if placed >= 0 and (s[EPOCH] != now or s[PHASE] == OVER):  # it ended the epoch
+                boards[g, now - 1, cell[placed]] = piece[placed]
+        if s[PHASE] != OVER:
+            refused[0], refused[1] = g, offsets[g + 1] - offsets[g] + 1
+            refused[2], refused[3] = count - first_turn + 1, ENDS_EARLY
+            return count
+        gains[g, : state.gains.shape[0], : state.gains.shape[1]] = state.gains
+        epochs[g] = s[EPOCH]
+    return count
