@@ -13,7 +13,8 @@ from data.lake import Lake
 from data.ratings import fit, of_player_count, outcomes, ratings
 from data.reader import connect
 from data.rows import PlayedGame
-from data.simulate import Plan, play_games, store_games
+from data.simulate import SOURCE, Plan, play_games
+from data.store import store_games
 
 PAIRINGS = (("A", "B"), ("B", "C"))  # (winner, loser): A never meets C
 
@@ -45,7 +46,7 @@ def ordered_lake(folder: Path, per_pairing: int, seed: int = 31) -> Lake:
         winner, loser = PAIRINGS[number % 2]
         games.append(labelled(game, [winner, loser] if gold[0] > gold[1] else [loser, winner]))
     lake = Lake(folder)
-    store_games(lake, games)
+    store_games(lake, games, SOURCE)
     return lake
 
 
@@ -82,7 +83,7 @@ def test_a_tie_counts_as_a_tie(tmp_path):
     tied = [(g, gold) for g, gold in two_player_games(400, seed=5) if gold[0] == gold[1]]
     assert len(tied) >= 3, "random 2-player games tie now and then"
     lake = Lake(tmp_path)
-    store_games(lake, [labelled(game, ["X", "Y"]) for game, _ in tied[:3]])
+    store_games(lake, [labelled(game, ["X", "Y"]) for game, _ in tied[:3]], SOURCE)
     table = ratings(connect(lake), {})
     assert table["rating"].to_list() == pytest.approx([1500, 1500])
     assert table["games"].to_list() == [3, 3]

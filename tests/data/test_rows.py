@@ -11,7 +11,8 @@ import pytest
 from data import rows
 from data.lake import Lake
 from data.reader import execute
-from data.simulate import store_games
+from data.simulate import SOURCE
+from data.store import store_games
 from engine import pieces
 from engine.kernel.batch import score_boards
 from engine.kernel.replay import ReplayError
@@ -193,7 +194,7 @@ def test_a_batch_with_an_illegal_action_is_refused_whole(tmp_path):
         rf"game {games[1].game_id}: action {pass_} \(number {len(games[1].actions)} .* not legal"
     )
     with pytest.raises(ReplayError, match=message):
-        store_games(lake, games)
+        store_games(lake, games, SOURCE)
     assert list(lake.batches()) == []
 
 
