@@ -1,0 +1,57 @@
+"""Whole games on the kernel, many at once: a policy per seat (random, greedy or heuristic),
+chance and every random choice drawn from one stream per game, seeded from the game's seed."""
+
+from __future__ import annotations
+
+import numba
+import numpy as np
+
+from engine.kernel.layout import EPOCH, FIRST, OVER, PHASE, PLACE, PLAYERS, SUPPLY_SIZE, TO_MOVE
+from engine.kernel.layout import TURN
+from engine.kernel.play import apply_action, begin_game, legal_actions
+from engine.kernel.policies import HEURISTIC, RANDOM, action_values, pick_best, unseen_by
+from engine.kernel.random_play import nth_tile, random_action
+from engine.kernel.stream import pick
+
+
+@numba.njit(cache=True)
+def play_games(state, rules, policies, seeds, longest, actions, offsets, gains, epochs) -> None:
+    """Play one game per seed from a fresh state, seat i by policy `policies[i]`: every game's
+    actions into `actions` (game g's at offsets[g]:offsets[g + 1]), its gains per epoch and its
+    epoch count."""
+    size = rules.actions[rules.actions.shape[0] - 1]
+    legal = np.zeros(size, dtype=np.int64)
+    values = np.zeros(size, dtype=np.float64)
+    unseen = np.zeros(state.supply.shape[0], dtype=np.int64)
+    stream = np.zeros(1, dtype=np.uint64)
+    s = state.scalars
+    offsets[0] = 0
+    for g in range(seeds.shape[0]):
+        begin_game(state, rules)
+        stream[0] = seeds[g]
+        count = offsets[g]
+        stop = count + longest
+        while s[PHASE] != OVER and count < stop:
+            phase = s[PHASE]
+            if phase == TURN or phase == PLACE:
+                policy = policies[s[TO_MOVE]]
+                if policy == RANDOM:
+                    action = random_action(state, rules, stream)
+                else:
+                    n = legal_actions(state, rules, legal)
+                    action = legal[0]
+                    if n > 1:
+                        unseen_by(state, s[TO_MOVE], unseen)
+                        action_values(state, rules, unseen, legal, n, policy == HEURISTIC,
+                                      np.nan, values)  # fmt: skip
+                        action = pick_best(legal, values, n, stream)
+            elif phase == FIRST:
+                action = pick(stream, rules.params[PLAYERS])
+            else:  # a deal or a draw: a uniform tile of the supply
+                action = nth_tile(state.supply, pick(stream, s[SUPPLY_SIZE]))
+            actions[count] = action
+            count += 1
+            apply_action(state, rules, action)
+        offsets[g + 1] = count
+        gains[g] = state.gains
+        epochs[g] = s[EPOCH]
