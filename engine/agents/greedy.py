@@ -55,4 +55,3 @@ class GreedyAgent:
 
     def choose(self, observation: Observation, legal_actions: Sequence[int]) -> int:
         return Position.from_observation(observation).choose(legal_actions, False, self.stream)
-

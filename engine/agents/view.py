@@ -99,4 +99,3 @@ class SeatView:
             state.supply_size,
             unseen,
         )
-

@@ -102,7 +102,6 @@ def score_boards(boards: np.ndarray, rules: RuleSet = _STANDARD) -> BoardScores:
 
 def warm_up() -> None:
     """Compile (or load from the cache) every entry point, with the types callers use."""
-    from engine.agents.greedy import Position
 
     rules = RuleSet()
     games = policy_games(3, rules, [0], ("random", "greedy", "heuristic"))

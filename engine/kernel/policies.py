@@ -62,24 +62,28 @@ RESOURCES, HAZARDS, HAS_DRAGON, HAS_MINE, OPEN = 0, 1, 2, 3, 4
 def scan_segments(board, rules, rank):
     """Cut every line at its mountains: each cell's row and column segment (-1 on a mountain),
     each segment's statistics (the columns above), castle ranks per seat, and base."""
+    params = rules.params
     lines = rules.lines
+    pieces = rules.pieces
+    castle_code = rules.castle_code
     most = lines.shape[0] * (lines.shape[1] + 1)
     of = np.full((board.shape[0], 2), -1, dtype=np.int64)
     stats = np.zeros((most, 5), dtype=np.int64)
-    ranks = np.zeros((most, rules.castle_code.shape[0]), dtype=np.int64)
+    ranks = np.zeros((most, castle_code.shape[0]), dtype=np.int64)
     count = 0
     for line in range(lines.shape[0]):
-        axis = 0 if line < rules.params[ROWS] else 1
-        for cell in lines[line]:
+        axis = 0 if line < params[ROWS] else 1
+        for position in range(lines.shape[1]):
+            cell = lines[line, position]
             if cell < 0:
                 break
             piece = board[cell]
-            kind = rules.pieces[piece, KIND]
+            kind = pieces[piece, KIND]
             if kind == MOUNTAIN:
                 count += 1
                 continue
             of[cell, axis] = count
-            value = rules.pieces[piece, VALUE]
+            value = pieces[piece, VALUE]
             stats[count, RESOURCES if value > 0 else HAZARDS] += value
             if kind == DRAGON:
                 stats[count, HAS_DRAGON] = 1
@@ -88,7 +92,7 @@ def scan_segments(board, rules, rank):
             elif piece == 0:
                 stats[count, OPEN] += 1
             if kind == CASTLE:
-                ranks[count, rules.pieces[piece, SEAT]] += rank[cell]
+                ranks[count, pieces[piece, SEAT]] += rank[cell]
         count += 1
     base = np.zeros(count, dtype=np.int64)
     for k in range(count):
@@ -100,28 +104,32 @@ def scan_segments(board, rules, rank):
 @numba.njit(cache=True)
 def tile_gains(board, rules, cell, tile, rank, wizard, of, stats, ranks, base, gains) -> None:
     """Each seat's gold change (into `gains`) from the tile on the empty cell."""
-    gains[:] = 0
-    kind = rules.pieces[tile, KIND]
+    cell_lines = rules.cell_lines
+    neighbours = rules.neighbours
+    pieces = rules.pieces
+    gains.fill(0)
+    kind = pieces[tile, KIND]
     if kind == WIZARD:  # one rank more for each castle next to it, in both its segments
         if wizard < 0:
-            for around in rules.neighbours[cell]:
-                if around >= 0 and rules.pieces[board[around], KIND] == CASTLE:
+            for k in range(neighbours.shape[1]):
+                around = neighbours[cell, k]
+                if around >= 0 and pieces[board[around], KIND] == CASTLE:
                     extra = castle_rank(board, around, cell, rules) - rank[around]
-                    seat = rules.pieces[board[around], SEAT]
+                    seat = pieces[board[around], SEAT]
                     gains[seat] += extra * (base[of[around, 0]] + base[of[around, 1]])
         return
     if kind == MOUNTAIN:  # it splits both its lines: rescore them
         before = np.zeros(gains.shape[0], dtype=np.int64)
         scratch = np.zeros(gains.shape[0], dtype=np.int64)
-        for line in rules.cell_lines[cell]:
-            add_line_gold(board, line, rank, rules, before, scratch)
+        for axis in range(2):
+            add_line_gold(board, cell_lines[cell, axis], rank, rules, before, scratch)
         board[cell] = tile
-        for line in rules.cell_lines[cell]:
-            add_line_gold(board, line, rank, rules, gains, scratch)
+        for axis in range(2):
+            add_line_gold(board, cell_lines[cell, axis], rank, rules, gains, scratch)
         board[cell] = 0
         gains -= before
         return
-    value = rules.pieces[tile, VALUE]
+    value = pieces[tile, VALUE]
     for axis in range(2):
         k = of[cell, axis]
         after = segment_base(
@@ -136,7 +144,7 @@ def tile_gains(board, rules, cell, tile, rank, wizard, of, stats, ranks, base, g
                 gains[seat] += ranks[k, seat] * change
 
 
-@numba.njit(cache=True, inline="always")
+@numba.njit(cache=True)
 def margin(totals, gains, seat: int, players: int) -> float:
     """Own total minus the best opponent's, after the gold changes."""
     best = -np.inf
@@ -146,10 +154,11 @@ def margin(totals, gains, seat: int, players: int) -> float:
     return totals[seat] + gains[seat] - best
 
 
-@numba.njit(cache=True, inline="always")
+@numba.njit(cache=True)
 def candidate_rank(board, rules, cell, seat, rank_index, wizard) -> int:
     """The effective rank a castle of the seat would have on the empty cell."""
-    board[cell] = rules.castle_code[seat, rank_index]
+    castle_code = rules.castle_code
+    board[cell] = castle_code[seat, rank_index]
     effective = castle_rank(board, cell, wizard, rules)
     board[cell] = 0
     return effective
@@ -168,9 +177,10 @@ def best_tile_margin(board, rules, tile, seat, totals, rank, wizard, of, stats, 
     return best
 
 
-@numba.njit(cache=True, inline="always")
+@numba.njit(cache=True)
 def expected_fill(board, castles, unseen, rules) -> float:
     """The expected value a still-empty cell will add to its segments' base."""
+    pieces = rules.pieces
     count = unseen.sum()
     empties = 0
     for cell in range(board.shape[0]):
@@ -179,12 +189,12 @@ def expected_fill(board, castles, unseen, rules) -> float:
         return 0.0
     total = 0
     for tile in range(unseen.shape[0]):
-        total += rules.pieces[tile, VALUE] * unseen[tile]
+        total += pieces[tile, VALUE] * unseen[tile]
     share = min(1.0, max(0.0, (empties - castles.sum() / 2) / empties))
     return total / count * share
 
 
-@numba.njit(cache=True, inline="always")
+@numba.njit(cache=True)
 def castle_outlook(rank, effective, cell, epoch, placed, expected, of, stats) -> float:
     """What the greedy margin misses about a castle: its segments' future, risk and rank cost."""
     others_open = 0 if placed else 1
@@ -211,17 +221,21 @@ def action_values(state, rules, unseen, legal, count, heuristic, draw_value, val
     reads the board, gold, castles, its own starting tile and drawn tile, and `unseen`."""
     s = state.scalars
     board = state.board
-    seat = s[TO_MOVE]
-    players = rules.params[PLAYERS]
+    gold = state.gold
+    castles = state.castles
+    held = state.held
+    params = rules.params
     ids = rules.actions
-    rank = np.zeros(rules.params[CELLS], dtype=np.int64)
+    seat = s[TO_MOVE]
+    players = params[PLAYERS]
+    rank = np.zeros(params[CELLS], dtype=np.int64)
     effective_ranks(board, rules, rank)
     wizard = wizard_cell(board, rules)
     of, stats, ranks, base = scan_segments(board, rules, rank)
-    totals = state.gold.copy()
+    totals = gold.copy()
     score_gold(board, rules, totals)
     gains = np.zeros(totals.shape[0], dtype=np.int64)
-    expected = expected_fill(board, state.castles, unseen, rules) if heuristic else 0.0
+    expected = expected_fill(board, castles, unseen, rules) if heuristic else 0.0
     empties = 0
     for cell in range(board.shape[0]):
         empties += board[cell] == 0
@@ -232,14 +246,14 @@ def action_values(state, rules, unseen, legal, count, heuristic, draw_value, val
         at = action - ids[block]
         if CASTLE_1 <= block < CASTLE_1 + 4:
             effective = candidate_rank(board, rules, at, seat, block - CASTLE_1, wizard)
-            gains[:] = 0
+            gains.fill(0)
             gains[seat] = effective * (base[of[at, 0]] + base[of[at, 1]])
             value = margin(totals, gains, seat, players)
             if heuristic:
                 value += castle_outlook(block - CASTLE_1 + 1, effective, at, s[EPOCH], False,
                                         expected, of, stats)  # fmt: skip
         elif block == START or block == PLACE_DRAWN:
-            tile = state.held[seat] if block == START else s[PENDING]
+            tile = held[seat] if block == START else s[PENDING]
             tile_gains(board, rules, at, tile, rank, wizard, of, stats, ranks, base, gains)
             value = margin(totals, gains, seat, players)
             if block == START:
@@ -267,20 +281,25 @@ def action_values(state, rules, unseen, legal, count, heuristic, draw_value, val
 def projected_gold(state, rules, unseen, out) -> None:
     """Each seat's gold if the epoch ended now, plus the heuristic's outlook of the castles it
     has placed, into `out` (floats, per seat)."""
+    s = state.scalars
     board = state.board
-    rank = np.zeros(rules.params[CELLS], dtype=np.int64)
+    gold = state.gold
+    castles = state.castles
+    params = rules.params
+    pieces = rules.pieces
+    rank = np.zeros(params[CELLS], dtype=np.int64)
     effective_ranks(board, rules, rank)
     of, stats, _, _ = scan_segments(board, rules, rank)
-    totals = state.gold.copy()
+    totals = gold.copy()
     score_gold(board, rules, totals)
-    expected = expected_fill(board, state.castles, unseen, rules)
+    expected = expected_fill(board, castles, unseen, rules)
     for seat in range(out.shape[0]):
         out[seat] = totals[seat]
     for cell in range(board.shape[0]):
         piece = board[cell]
-        if rules.pieces[piece, KIND] == CASTLE:
-            out[rules.pieces[piece, SEAT]] += castle_outlook(
-                rules.pieces[piece, RANK], rank[cell], cell, state.scalars[EPOCH], True,
+        if pieces[piece, KIND] == CASTLE:
+            out[pieces[piece, SEAT]] += castle_outlook(
+                pieces[piece, RANK], rank[cell], cell, s[EPOCH], True,
                 expected, of, stats,
             )  # fmt: skip
 
@@ -301,11 +320,14 @@ def pick_best(legal, values, count, stream) -> int:
     return legal[0]
 
 
-@numba.njit(cache=True, inline="always")
+@numba.njit(cache=True)
 def unseen_by(state, seat, unseen) -> None:
     """The tiles the seat has not seen, per code: the supply and the other seats' starting
     tiles, into `unseen`."""
-    unseen[:] = state.supply
-    for other in range(state.held.shape[0]):
-        if other != seat and state.held[other]:
-            unseen[state.held[other]] += 1
+    held = state.held
+    supply = state.supply
+    for tile in range(supply.shape[0]):
+        unseen[tile] = supply[tile]
+    for other in range(held.shape[0]):
+        if other != seat and held[other]:
+            unseen[held[other]] += 1

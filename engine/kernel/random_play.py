@@ -16,7 +16,7 @@ from engine.kernel.play import CASTLE_1, CHOOSE, DRAW, PASS, PLACE_DRAWN, START
 from engine.kernel.stream import pick
 
 
-@numba.njit(cache=True, inline="always")
+@numba.njit(cache=True)
 def nth_empty(board, n: int) -> int:
     """The n-th empty cell (0-based, in cell order)."""
     for cell in range(board.shape[0]):
@@ -27,7 +27,7 @@ def nth_empty(board, n: int) -> int:
     return -1
 
 
-@numba.njit(cache=True, inline="always")
+@numba.njit(cache=True)
 def nth_tile(supply, n: int) -> int:
     """The tile code of the n-th tile of the supply, its copies counted (n < supply size)."""
     for tile in range(1, supply.shape[0]):
@@ -41,34 +41,38 @@ def nth_tile(supply, n: int) -> int:
 def random_action(state, rules, stream) -> int:
     """The random policy's action for the seat to move (in a turn, or placing a drawn tile)."""
     s = state.scalars
+    board = state.board
+    castles = state.castles
+    held = state.held
+    supply = state.supply
+    params = rules.params
     ids = rules.actions
     empties = s[EMPTY]
     if s[PHASE] == PLACE:
-        return ids[PLACE_DRAWN] + nth_empty(state.board, pick(stream, empties))
+        return ids[PLACE_DRAWN] + nth_empty(board, pick(stream, empties))
     seat = s[TO_MOVE]
-    castles = state.castles[seat]
-    has_start = state.held[seat] > 0
+    has_start = held[seat] > 0
     has_draw = s[SUPPLY_SIZE] > 0
-    has_castle = castles.sum() > 0
+    has_castle = castles[seat, 0] + castles[seat, 1] + castles[seat, 2] + castles[seat, 3] > 0
     kinds = int(has_start) + int(has_draw) + int(has_castle)
     if kinds == 0 or empties == 0:
         return ids[PASS]
     kind = pick(stream, kinds)
     if has_start and kind == 0:
-        return ids[START] + nth_empty(state.board, pick(stream, empties))
+        return ids[START] + nth_empty(board, pick(stream, empties))
     if has_draw and kind == int(has_start):
-        if not rules.params[NO_LUCK]:
+        if not params[NO_LUCK]:
             return ids[DRAW]
         codes = 0
-        for tile in range(1, state.supply.shape[0]):
-            codes += state.supply[tile] > 0
+        for tile in range(1, supply.shape[0]):
+            codes += supply[tile] > 0
         n = pick(stream, codes)
-        for tile in range(1, state.supply.shape[0]):
-            if state.supply[tile] > 0:
+        for tile in range(1, supply.shape[0]):
+            if supply[tile] > 0:
                 if n == 0:
                     return ids[CHOOSE] + tile
                 n -= 1
     rank = pick(stream, 4)
-    while castles[rank] == 0:  # rejection keeps the rank uniform over the ranks held
+    while castles[seat, rank] == 0:  # rejection keeps the rank uniform over the ranks held
         rank = pick(stream, 4)
-    return ids[CASTLE_1 + rank] + nth_empty(state.board, pick(stream, empties))
+    return ids[CASTLE_1 + rank] + nth_empty(board, pick(stream, empties))
