@@ -9,6 +9,7 @@ import numpy as np
 from engine.kernel.layout import (
     EPOCH,
     FIRST,
+    NO_LUCK,
     OVER,
     PHASE,
     PLACE,
@@ -19,7 +20,7 @@ from engine.kernel.layout import (
 )
 from engine.kernel.play import apply_action, begin_game, legal_actions
 from engine.kernel.policies import HEURISTIC, RANDOM, action_values, pick_best, unseen_by
-from engine.kernel.random_play import nth_tile, random_action
+from engine.kernel.random_play import nth_tile, random_action, random_choice
 from engine.kernel.stream import pick
 
 
@@ -44,10 +45,14 @@ def play_games(state, rules, policies, seeds, longest, actions, offsets, gains, 
     actions into `actions` (game g's at offsets[g]:offsets[g + 1]), its gains per epoch and its
     epoch count."""
     s = state.scalars
+    board = state.board
+    castles = state.castles
+    held = state.held
     supply = state.supply
     played = state.gains
     params = rules.params
     ids = rules.actions
+    no_luck = params[NO_LUCK]
     size = ids[ids.shape[0] - 1]
     legal = np.zeros(size, dtype=np.int64)
     values = np.zeros(size, dtype=np.float64)
@@ -63,7 +68,10 @@ def play_games(state, rules, policies, seeds, longest, actions, offsets, gains, 
             phase = s[PHASE]
             if phase == TURN or phase == PLACE:
                 policy = policies[s[TO_MOVE]]
-                action = policy_action(policy, state, rules, stream, legal, values, unseen)
+                if policy == RANDOM:
+                    action = random_choice(s, board, castles, held, supply, ids, no_luck, stream)
+                else:
+                    action = policy_action(policy, state, rules, stream, legal, values, unseen)
             elif phase == FIRST:
                 action = pick(stream, params[PLAYERS])
             else:  # a deal or a draw: a uniform tile of the supply

@@ -161,8 +161,8 @@ def after_deal(state, rules) -> None:
 
 
 @numba.njit(cache=True)
-def castles_left(state, seat: int) -> int:
-    castles = state.castles
+def castles_left(castles, seat: int) -> int:
+    """The castles a seat has left (`castles`: the state's (seats, 4) array)."""
     total = 0
     for rank in range(castles.shape[1]):
         total += castles[seat, rank]
@@ -174,7 +174,10 @@ def can_act(state, seat: int) -> bool:
     """Whether the seat has anything to do but pass."""
     s = state.scalars
     held = state.held
-    return s[EMPTY] > 0 and (castles_left(state, seat) > 0 or held[seat] > 0 or s[SUPPLY_SIZE] > 0)
+    castles = state.castles
+    return s[EMPTY] > 0 and (
+        castles_left(castles, seat) > 0 or held[seat] > 0 or s[SUPPLY_SIZE] > 0
+    )
 
 
 @numba.njit(cache=True)
@@ -195,29 +198,14 @@ def end_epoch_if_stuck(state, rules) -> None:
 
 
 @numba.njit(cache=True)
-def epoch_is_over(state, rules) -> bool:
-    """The board is full, or nobody has anything left to place."""
-    s = state.scalars
-    held = state.held
-    params = rules.params
+def epoch_is_over(s, castles, held, players: int) -> bool:
+    """The board is full, or nobody has anything left to place (`s`: the state's scalars)."""
     if s[EMPTY] == 0 or s[SUPPLY_SIZE] > 0:
         return s[EMPTY] == 0
-    for seat in range(params[PLAYERS]):
-        if castles_left(state, seat) > 0 or held[seat] > 0:
+    for seat in range(players):
+        if castles_left(castles, seat) > 0 or held[seat] > 0:
             return False
     return True
-
-
-@numba.njit(cache=True)
-def end_turn(state, rules) -> None:
-    """Pass the turn clockwise, or end the epoch."""
-    s = state.scalars
-    params = rules.params
-    if epoch_is_over(state, rules):
-        end_epoch(state, rules)
-    else:
-        s[TO_MOVE] = (s[TO_MOVE] + 1) % params[PLAYERS]
-        s[PHASE] = TURN
 
 
 @numba.njit(cache=True)
@@ -275,29 +263,25 @@ def end_epoch(state, rules) -> None:
 
 
 @numba.njit(cache=True)
-def place(state, rules, cell: int, piece: int) -> None:
-    """Put a piece on an empty cell (and score the lines it fills, in score-as-you-go)."""
+def score_filled_lines(state, rules, cell: int) -> None:
+    """Score-as-you-go: pay out the lines the piece just placed on `cell` filled."""
     s = state.scalars
     board = state.board
     gold = state.gold
     gains = state.gains
-    params = rules.params
     cell_lines = rules.cell_lines
-    board[cell] = piece
-    s[EMPTY] -= 1
-    if params[SCORE_AS_YOU_GO]:
-        epoch = s[EPOCH] - 1
-        rank = np.zeros(board.shape[0], dtype=np.int64)
-        effective_ranks(board, rules, rank)
-        gained = np.zeros(gold.shape[0], dtype=np.int64)
-        ranks = np.zeros(gold.shape[0], dtype=np.int64)
-        for axis in range(cell_lines.shape[1]):
-            line = cell_lines[cell, axis]
-            if line_is_full(board, line, rules):
-                add_line_gold(board, line, rank, rules, gained, ranks)
-        for seat in range(gained.shape[0]):
-            gains[epoch, seat] += gained[seat]
-            gold[seat] += gained[seat]
+    epoch = s[EPOCH] - 1
+    rank = np.zeros(board.shape[0], dtype=np.int64)
+    effective_ranks(board, rules, rank)
+    gained = np.zeros(gold.shape[0], dtype=np.int64)
+    ranks = np.zeros(gold.shape[0], dtype=np.int64)
+    for axis in range(cell_lines.shape[1]):
+        line = cell_lines[cell, axis]
+        if line_is_full(board, line, rules):
+            add_line_gold(board, line, rank, rules, gained, ranks)
+    for seat in range(gained.shape[0]):
+        gains[epoch, seat] += gained[seat]
+        gold[seat] += gained[seat]
 
 
 @numba.njit(cache=True)
@@ -390,56 +374,8 @@ def chance_outcomes(state, rules, outcomes, weights) -> int:
 @numba.njit(cache=True)
 def apply_action(state, rules, action: int) -> bool:
     """Apply one action (or chance outcome); False, leaving the state as it was, when it is
-    not legal here."""
-    s = state.scalars
-    board = state.board
-    held = state.held
-    supply = state.supply
-    params = rules.params
-    ids = rules.actions
-    phase = s[PHASE]
-    if phase == TURN:
-        return apply_turn_action(state, rules, action)
-    if phase == PLACE:
-        if action_block(rules, action) != PLACE_DRAWN:
-            return False
-        cell = action - ids[PLACE_DRAWN]
-        if board[cell] != 0:
-            return False
-        tile = s[PENDING]
-        s[PENDING] = 0
-        place(state, rules, cell, tile)
-        end_turn(state, rules)
-        return True
-    if phase == FIRST:
-        if not 0 <= action < params[PLAYERS]:
-            return False
-        s[TO_MOVE] = action
-        s[ORDER_FIRST] = action
-        s[PHASE] = TURN
-        end_epoch_if_stuck(state, rules)
-        return True
-    if phase == DEAL or phase == DRAWN:
-        if not 0 < action < supply.shape[0] or supply[action] == 0:
-            return False
-        supply[action] -= 1
-        s[SUPPLY_SIZE] -= 1
-        if phase == DRAWN:
-            s[PENDING] = action
-            s[PHASE] = PLACE
-        else:
-            held[s[TO_MOVE]] = action
-            if s[TO_MOVE] + 1 < params[PLAYERS]:
-                s[TO_MOVE] += 1
-            else:
-                after_deal(state, rules)
-                end_epoch_if_stuck(state, rules)
-        return True
-    return False
-
-
-@numba.njit(cache=True)
-def apply_turn_action(state, rules, action: int) -> bool:
+    not legal here. One function on purpose: a call between compiled functions that passes
+    the state and the rules costs about 100 ns, more than applying the action."""
     s = state.scalars
     board = state.board
     castles = state.castles
@@ -448,42 +384,89 @@ def apply_turn_action(state, rules, action: int) -> bool:
     params = rules.params
     castle_code = rules.castle_code
     ids = rules.actions
+    players = params[PLAYERS]
+    phase = s[PHASE]
     seat = s[TO_MOVE]
-    block = action_block(rules, action)
-    if block < 0:
-        return False
-    at = action - ids[block]
-    if CASTLE_1 <= block < CASTLE_1 + 4:
-        rank = block - CASTLE_1
-        if castles[seat, rank] == 0 or board[at] != 0:
+    cell = piece = -1  # the placement the action makes, if any
+    if phase == TURN:
+        block = action_block(rules, action)
+        if block < 0:
             return False
-        castles[seat, rank] -= 1
-        if castles_left(state, seat) == 0:
-            s[LAST_PLACED] = 1
-        place(state, rules, at, castle_code[seat, rank])
-        end_turn(state, rules)
-    elif block == START:
-        tile = held[seat]
-        if tile == 0 or board[at] != 0:
+        at = action - ids[block]
+        if CASTLE_1 <= block < CASTLE_1 + 4:
+            rank = block - CASTLE_1
+            if castles[seat, rank] == 0 or board[at] != 0:
+                return False
+            castles[seat, rank] -= 1
+            if castles_left(castles, seat) == 0:
+                s[LAST_PLACED] = 1
+            cell, piece = at, castle_code[seat, rank]
+        elif block == START:
+            if held[seat] == 0 or board[at] != 0:
+                return False
+            cell, piece = at, held[seat]
+            held[seat] = 0
+        elif block == DRAW and not params[NO_LUCK]:
+            if s[SUPPLY_SIZE] == 0:
+                return False
+            s[PHASE] = DRAWN
+            return True
+        elif block == PASS:
+            if can_act(state, seat):
+                return False
+        elif block == CHOOSE and params[NO_LUCK]:
+            if not 0 < at < supply.shape[0] or supply[at] == 0:
+                return False
+            supply[at] -= 1
+            s[SUPPLY_SIZE] -= 1
+            s[PENDING] = at
+            s[PHASE] = PLACE
+            return True
+        else:
             return False
-        held[seat] = 0
-        place(state, rules, at, tile)
-        end_turn(state, rules)
-    elif block == DRAW and not params[NO_LUCK]:
-        if s[SUPPLY_SIZE] == 0:
+    elif phase == PLACE:
+        if action_block(rules, action) != PLACE_DRAWN:
             return False
-        s[PHASE] = DRAWN
-    elif block == PASS:
-        if can_act(state, seat):
+        cell = action - ids[PLACE_DRAWN]
+        if board[cell] != 0:
             return False
-        end_turn(state, rules)
-    elif block == CHOOSE and params[NO_LUCK]:
-        if not 0 < at < supply.shape[0] or supply[at] == 0:
+        piece = s[PENDING]
+        s[PENDING] = 0
+    elif phase == FIRST:
+        if not 0 <= action < players:
             return False
-        supply[at] -= 1
+        s[TO_MOVE] = action
+        s[ORDER_FIRST] = action
+        s[PHASE] = TURN
+        end_epoch_if_stuck(state, rules)
+        return True
+    elif phase == DEAL or phase == DRAWN:
+        if not 0 < action < supply.shape[0] or supply[action] == 0:
+            return False
+        supply[action] -= 1
         s[SUPPLY_SIZE] -= 1
-        s[PENDING] = at
-        s[PHASE] = PLACE
+        if phase == DRAWN:
+            s[PENDING] = action
+            s[PHASE] = PLACE
+        else:
+            held[seat] = action
+            if seat + 1 < players:
+                s[TO_MOVE] += 1
+            else:
+                after_deal(state, rules)
+                end_epoch_if_stuck(state, rules)
+        return True
     else:
         return False
+    # the turn ends (a placement or a pass): pass it clockwise, or end the epoch
+    if cell >= 0:
+        board[cell] = piece
+        s[EMPTY] -= 1
+        if params[SCORE_AS_YOU_GO]:
+            score_filled_lines(state, rules, cell)
+    if epoch_is_over(s, castles, held, players):
+        end_epoch(state, rules)
+    else:
+        s[TO_MOVE] = (seat + 1) % players
+        s[PHASE] = TURN
     return True

@@ -47,6 +47,13 @@ def random_action(state, rules, stream) -> int:
     supply = state.supply
     params = rules.params
     ids = rules.actions
+    return random_choice(s, board, castles, held, supply, ids, params[NO_LUCK], stream)
+
+
+@numba.njit(cache=True)
+def random_choice(s, board, castles, held, supply, ids, no_luck, stream) -> int:
+    """`random_action` on the state's and rules' arrays themselves (what the game loop calls:
+    passing the two tuples between compiled functions costs more than the choice)."""
     empties = s[EMPTY]
     if s[PHASE] == PLACE:
         return ids[PLACE_DRAWN] + nth_empty(board, pick(stream, empties))
@@ -61,7 +68,7 @@ def random_action(state, rules, stream) -> int:
     if has_start and kind == 0:
         return ids[START] + nth_empty(board, pick(stream, empties))
     if has_draw and kind == int(has_start):
-        if not params[NO_LUCK]:
+        if not no_luck:
             return ids[DRAW]
         codes = 0
         for tile in range(1, supply.shape[0]):
