@@ -102,11 +102,10 @@ def scan_segments(board, rules, rank):
 
 
 @numba.njit(cache=True)
-def tile_gains(board, rules, cell, tile, rank, wizard, of, stats, ranks, base, gains) -> None:
-    """Each seat's gold change (into `gains`) from the tile on the empty cell."""
-    cell_lines = rules.cell_lines
-    neighbours = rules.neighbours
-    pieces = rules.pieces
+def tile_gains(board, pieces, neighbours, cell, tile, rank, wizard, of, stats, ranks, base,
+               gains) -> bool:  # fmt: skip
+    """Each seat's gold change (into `gains`) from the tile on the empty cell; False, leaving
+    it to `mountain_gains`, for a mountain. Arrays only: it runs for every candidate."""
     gains.fill(0)
     kind = pieces[tile, KIND]
     if kind == WIZARD:  # one rank more for each castle next to it, in both its segments
@@ -114,21 +113,12 @@ def tile_gains(board, rules, cell, tile, rank, wizard, of, stats, ranks, base, g
             for k in range(neighbours.shape[1]):
                 around = neighbours[cell, k]
                 if around >= 0 and pieces[board[around], KIND] == CASTLE:
-                    extra = castle_rank(board, around, cell, rules) - rank[around]
+                    extra = castle_rank(board, around, cell, pieces, neighbours) - rank[around]
                     seat = pieces[board[around], SEAT]
                     gains[seat] += extra * (base[of[around, 0]] + base[of[around, 1]])
-        return
-    if kind == MOUNTAIN:  # it splits both its lines: rescore them
-        before = np.zeros(gains.shape[0], dtype=np.int64)
-        scratch = np.zeros(gains.shape[0], dtype=np.int64)
-        for axis in range(2):
-            add_line_gold(board, cell_lines[cell, axis], rank, rules, before, scratch)
-        board[cell] = tile
-        for axis in range(2):
-            add_line_gold(board, cell_lines[cell, axis], rank, rules, gains, scratch)
-        board[cell] = 0
-        gains -= before
-        return
+        return True
+    if kind == MOUNTAIN:
+        return False
     value = pieces[tile, VALUE]
     for axis in range(2):
         k = of[cell, axis]
@@ -142,6 +132,34 @@ def tile_gains(board, rules, cell, tile, rank, wizard, of, stats, ranks, base, g
         if change:
             for seat in range(gains.shape[0]):
                 gains[seat] += ranks[k, seat] * change
+    return True
+
+
+@numba.njit(cache=True)
+def mountain_gains(board, rules, cell, tile, rank, gains) -> None:
+    """A mountain's gains (into `gains`): it splits both its lines, so rescore them."""
+    cell_lines = rules.cell_lines
+    before = np.zeros(gains.shape[0], dtype=np.int64)
+    scratch = np.zeros(gains.shape[0], dtype=np.int64)
+    for axis in range(2):
+        add_line_gold(board, cell_lines[cell, axis], rank, rules, before, scratch)
+    board[cell] = tile
+    gains.fill(0)
+    for axis in range(2):
+        add_line_gold(board, cell_lines[cell, axis], rank, rules, gains, scratch)
+    board[cell] = 0
+    gains -= before
+
+
+@numba.njit(cache=True)
+def placement_gains(board, rules, cell, tile, rank, wizard, of, stats, ranks, base,
+                    gains) -> None:  # fmt: skip
+    """Each seat's gold change (into `gains`) from the tile on the empty cell."""
+    pieces = rules.pieces
+    neighbours = rules.neighbours
+    if not tile_gains(board, pieces, neighbours, cell, tile, rank, wizard, of, stats, ranks, base,
+                      gains):  # fmt: skip
+        mountain_gains(board, rules, cell, tile, rank, gains)
 
 
 @numba.njit(cache=True)
@@ -155,11 +173,10 @@ def margin(totals, gains, seat: int, players: int) -> float:
 
 
 @numba.njit(cache=True)
-def candidate_rank(board, rules, cell, seat, rank_index, wizard) -> int:
+def candidate_rank(board, pieces, neighbours, castle_code, cell, seat, rank_index, wizard) -> int:
     """The effective rank a castle of the seat would have on the empty cell."""
-    castle_code = rules.castle_code
     board[cell] = castle_code[seat, rank_index]
-    effective = castle_rank(board, cell, wizard, rules)
+    effective = castle_rank(board, cell, wizard, pieces, neighbours)
     board[cell] = 0
     return effective
 
@@ -168,11 +185,16 @@ def candidate_rank(board, rules, cell, seat, rank_index, wizard) -> int:
 def best_tile_margin(board, rules, tile, seat, totals, rank, wizard, of, stats, ranks, base,
                      gains) -> float:  # fmt: skip
     """The best margin reachable by placing the tile on some empty cell."""
-    players = rules.params[PLAYERS]
+    params = rules.params
+    pieces = rules.pieces
+    neighbours = rules.neighbours
+    players = params[PLAYERS]
     best = -np.inf
     for cell in range(board.shape[0]):
         if board[cell] == 0:
-            tile_gains(board, rules, cell, tile, rank, wizard, of, stats, ranks, base, gains)
+            if not tile_gains(board, pieces, neighbours, cell, tile, rank, wizard, of, stats,
+                              ranks, base, gains):  # fmt: skip
+                mountain_gains(board, rules, cell, tile, rank, gains)
             best = max(best, margin(totals, gains, seat, players))
     return best
 
@@ -225,6 +247,9 @@ def action_values(state, rules, unseen, legal, count, heuristic, draw_value, val
     castles = state.castles
     held = state.held
     params = rules.params
+    pieces = rules.pieces
+    neighbours = rules.neighbours
+    castle_code = rules.castle_code
     ids = rules.actions
     seat = s[TO_MOVE]
     players = params[PLAYERS]
@@ -245,7 +270,8 @@ def action_values(state, rules, unseen, legal, count, heuristic, draw_value, val
         block = action_block(rules, action)
         at = action - ids[block]
         if CASTLE_1 <= block < CASTLE_1 + 4:
-            effective = candidate_rank(board, rules, at, seat, block - CASTLE_1, wizard)
+            effective = candidate_rank(board, pieces, neighbours, castle_code, at, seat,
+                                       block - CASTLE_1, wizard)  # fmt: skip
             gains.fill(0)
             gains[seat] = effective * (base[of[at, 0]] + base[of[at, 1]])
             value = margin(totals, gains, seat, players)
@@ -254,7 +280,7 @@ def action_values(state, rules, unseen, legal, count, heuristic, draw_value, val
                                         expected, of, stats)  # fmt: skip
         elif block == START or block == PLACE_DRAWN:
             tile = held[seat] if block == START else s[PENDING]
-            tile_gains(board, rules, at, tile, rank, wizard, of, stats, ranks, base, gains)
+            placement_gains(board, rules, at, tile, rank, wizard, of, stats, ranks, base, gains)
             value = margin(totals, gains, seat, players)
             if block == START:
                 value -= hold

@@ -52,11 +52,9 @@ def wizard_cell(board, rules) -> int:
 
 
 @numba.njit(cache=True)
-def castle_rank(board, cell: int, wizard: int, rules) -> int:
+def castle_rank(board, cell: int, wizard: int, pieces, neighbours) -> int:
     """The effective rank of the castle on `cell`: its rank, one higher when orthogonally next
     to the wizard (0 for a cell without a castle)."""
-    pieces = rules.pieces
-    neighbours = rules.neighbours
     piece = board[cell]
     if pieces[piece, KIND] != CASTLE:
         return 0
@@ -71,9 +69,11 @@ def castle_rank(board, cell: int, wizard: int, rules) -> int:
 @numba.njit(cache=True)
 def effective_ranks(board, rules, rank) -> None:
     """Every cell's castle rank with the wizard (`castle_rank`), into `rank`."""
+    pieces = rules.pieces
+    neighbours = rules.neighbours
     wizard = wizard_cell(board, rules)
     for cell in range(board.shape[0]):
-        rank[cell] = castle_rank(board, cell, wizard, rules)
+        rank[cell] = castle_rank(board, cell, wizard, pieces, neighbours)
 
 
 @numba.njit(cache=True)

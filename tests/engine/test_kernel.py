@@ -29,7 +29,7 @@ from engine.kernel.layout import EMPTY, EPOCH, PENDING, PHASE, TO_MOVE
 from engine.kernel.layout import PLACE as KERNEL_PLACE
 from engine.kernel.layout import TURN as KERNEL_TURN
 from engine.kernel.play import KernelState
-from engine.kernel.policies import POLICIES, action_values, scan_segments, tile_gains
+from engine.kernel.policies import POLICIES, action_values, placement_gains, scan_segments
 from engine.kernel.random_play import random_action
 from engine.kernel.stream import new_stream
 from engine.kernel.tables import kernel_rules
@@ -347,7 +347,7 @@ def _gains(board: np.ndarray, tables, cell: int, tile: int) -> list[int]:
     of, stats, ranks, base = scan_segments(board, tables, rank)
     gains = np.zeros(pieces.MAX_SEATS, dtype=np.int64)
     wizard = scoring.wizard_cell(board, tables)
-    tile_gains(board, tables, cell, tile, rank, wizard, of, stats, ranks, base, gains)
+    placement_gains(board, tables, cell, tile, rank, wizard, of, stats, ranks, base, gains)
     return gains.tolist()
 
 
