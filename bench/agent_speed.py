@@ -29,7 +29,8 @@ def _median_seconds(task: Callable[[], object], repeats: int = REPEATS) -> float
 
 
 def _games_per_second(agent_class: type, games: int) -> float:
-    """3-player games per second on one core, every seat played by the agent."""
+    """3-player games per second on one core, every seat played by the agent, one move at a
+    time through engine.State (the kernel's batch games: engine/benchmarks.py)."""
     game = Game(3)
 
     def play() -> None:
@@ -56,7 +57,8 @@ def mid_game_position(seed: int = 5) -> State:
 
 
 def agent_figures(root: Path) -> dict[str, float]:
-    """greedy and heuristic games/s, MCTS iterations/s, and seconds to review a 3-player game."""
+    """greedy and heuristic agents' games/s through engine.State, MCTS iterations/s, and
+    seconds to review a 3-player game."""
     position = mid_game_position()
     observation = position.observation(position.current_player())
     search_time = _median_seconds(
@@ -69,8 +71,8 @@ def agent_figures(root: Path) -> dict[str, float]:
         lambda: move_reviews(finished.game, finished.history, seed=1), repeats=1
     )
     return {
-        "greedy_games_per_s": round(_games_per_second(GreedyAgent, 10), 1),
-        "heuristic_games_per_s": round(_games_per_second(HeuristicAgent, 10), 1),
+        "greedy_agent_games_per_s": round(_games_per_second(GreedyAgent, 10), 1),
+        "heuristic_agent_games_per_s": round(_games_per_second(HeuristicAgent, 10), 1),
         "mcts_iterations_per_s": round(MCTS_ITERATIONS / search_time),
         "review_game_s": round(review_time, 2),
     }

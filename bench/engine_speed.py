@@ -1,6 +1,7 @@
 """The engine's speed figures for `kingdoms bench`: random games and board scoring, each on the
-compiled kernel and on the readable engine (its pure-Python reference) in the same run, and the
-kernel's compile time from a cold cache."""
+compiled kernel and on the readable engine (its pure-Python reference) in the same run; greedy
+and heuristic games on the kernel (engine/agents/benchmarks.py times the same agents driven one
+move at a time through engine.State); and the kernel's compile time from a cold cache."""
 
 from __future__ import annotations
 
@@ -19,7 +20,7 @@ from engine import pieces
 from engine.agents.driver import play_game
 from engine.agents.random_agent import RandomAgent
 from engine.kernel import CACHE_ROOT_VARIABLE
-from engine.kernel.batch import random_games, score_boards, warm_up
+from engine.kernel.batch import policy_games, random_games, score_boards, warm_up
 from engine.rules import RuleSet
 from engine.scoring import score_breakdown
 from engine.state import Game
@@ -44,6 +45,19 @@ def random_games_per_s(players: int = 3, games: int = 20_000) -> float:
     seeds = iter(range(10**9))
     return _median_rate(
         games, lambda: random_games(players, rules, [next(seeds) for _ in range(games)])
+    )
+
+
+def policy_games_per_s(policy: str, players: int = 3, games: int = 2_000) -> float:
+    """Games a second on the kernel with every seat playing the compiled policy, one core."""
+    rules = RuleSet()
+    warm_up()
+    seeds = iter(range(10**9))
+    return _median_rate(
+        games,
+        lambda: policy_games(
+            players, rules, [next(seeds) for _ in range(games)], (policy,) * players
+        ),
     )
 
 
@@ -110,6 +124,8 @@ def engine_figures(root: Path) -> dict[str, float]:
     return {
         "random_games_per_s": round(random_games_per_s(), 1),
         "random_games_python_per_s": round(random_games_python_per_s(), 1),
+        "greedy_games_per_s": round(policy_games_per_s("greedy"), 1),
+        "heuristic_games_per_s": round(policy_games_per_s("heuristic"), 1),
         "score_board_us": round(score_board_us(), 3),
         "score_board_python_us": round(score_board_python_us(), 1),
         "kernel_compile_s": round(kernel_compile_s(root), 1),

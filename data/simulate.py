@@ -22,7 +22,8 @@ from data.rows import PlayedGame
 from data.store import Stored, commit, new_games, stage_games
 from engine.agents import UnknownAgentError, make_agent
 from engine.agents import play_game as play_agents
-from engine.playout import random_games
+from engine.kernel.batch import policy_games, warm_up
+from engine.kernel.policies import POLICIES
 from engine.rules import RuleSet
 from engine.state import Game
 from engine.tokens import parse_int
@@ -76,14 +77,14 @@ def _game_seed(plan: Plan, index: int) -> int:
 
 
 def play_games(plan: Plan, start: int, stop: int) -> list[PlayedGame]:
-    """Play games [start, stop) of the plan; those of random agents only are played by the
-    compiled kernel, all of a player count at once."""
+    """Play games [start, stop) of the plan; those whose seats are all compiled policies
+    (random, greedy, heuristic) are played by the kernel, all of a seating at once."""
     games: dict[int, PlayedGame] = {}
-    all_random: dict[int, list[int]] = {}  # player count -> game indexes
+    compiled: dict[tuple[int, tuple[str, ...]], list[int]] = {}  # seating -> game indexes
     for index in range(start, stop):
-        players, agents, random_only = plan.seating(index)
-        if random_only:
-            all_random.setdefault(players, []).append(index)
+        players, agents, _ = plan.seating(index)
+        if all(name in POLICIES for name in agents):
+            compiled.setdefault((players, agents), []).append(index)
             continue
         seed = _game_seed(plan, index)
         seated = [make_agent(name, f"{seed}:{seat}") for seat, name in enumerate(agents)]
@@ -91,10 +92,9 @@ def play_games(plan: Plan, start: int, stop: int) -> list[PlayedGame]:
         games[index] = PlayedGame(
             players, plan.rules, state.history, state.epoch_gains, agents, agents, seed
         )
-    for players, indexes in all_random.items():
+    for (players, agents), indexes in compiled.items():
         seeds = [_game_seed(plan, index) for index in indexes]
-        played = random_games(Game(players, plan.rules), seeds)
-        agents = plan.seating(indexes[0])[1]
+        played = policy_games(players, plan.rules, seeds, agents)
         for k, (index, seed) in enumerate(zip(indexes, seeds, strict=True)):
             gains = played.epoch_gains(k, players)
             games[index] = PlayedGame(
@@ -191,6 +191,7 @@ def simulate(lake: Lake, plan: Plan, workers: int = 1, progress: bool = True) ->
                 _init_worker(existing)
                 _commit_all(lake, map(_star, jobs), bar, stored)
             else:
+                warm_up()  # compile the kernel once here, not once in every forked worker
                 context = multiprocessing.get_context("fork")
                 initargs = (existing, os.getpid())
                 with context.Pool(workers, initializer=_init_worker, initargs=initargs) as pool:

@@ -1,9 +1,8 @@
 """Random games: every seat plays the random agent's policy, chance sampled, to the game's end.
 
-The policy is the random agent's: uniform over the kinds of action the seat can take (castle,
-draw, starting tile), then uniform over its castle ranks, then over the empty cells; chance is
-drawn from `random.Random(seed)`'s stream. The compiled kernel plays them, many seeds at once
-(engine/kernel/random_play.py).
+The policy is the random agent's (engine/kernel/random_play.py); chance and the policy's
+choices are drawn from the kernel's stream seeded with the game's seed. The compiled kernel
+plays them, many seeds at once (engine/kernel/games.py).
 """
 
 from __future__ import annotations
@@ -12,13 +11,13 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from engine.kernel.batch import RandomGames
+from engine.kernel.batch import KernelGames
 from engine.kernel.batch import random_games as _random_games
 from engine.state import Game, State
 from engine.turns import final_state
 
 
-def random_games(game: Game, seeds: Sequence[int] | np.ndarray) -> RandomGames:
+def random_games(game: Game, seeds: Sequence[int] | np.ndarray) -> KernelGames:
     """One random game per seed: their actions and gains per epoch."""
     return _random_games(game.players, game.rules, seeds)
 

@@ -1,39 +1,23 @@
-"""The random agent: uniform over the kinds of action, then over ranks, then over cells."""
+"""The random agent: the kernel's random policy (engine/kernel/random_play.py) on its view."""
 
 from __future__ import annotations
 
-import random
 from collections.abc import Sequence
 
-from engine.actions import CASTLE_BLOCKS, Block, action_codes
+from engine.agents.view import SeatView
+from engine.kernel.random_play import random_action
+from engine.kernel.stream import new_stream
 from engine.state import Observation
 
 
 class RandomAgent:
-    """Uniform over castle / draw / starting tile first, then the castle rank, then the cell."""
+    """Uniform over starting tile / draw / castle first, then the castle rank, then the cell;
+    its choices come from the kernel's stream seeded with `seed`."""
 
     def __init__(self, seed: int | str, name: str = "random") -> None:
         self.name = name
-        self.rng = random.Random(seed)
+        self.stream = new_stream(seed)
 
     def choose(self, observation: Observation, legal_actions: Sequence[int]) -> int:
-        decode = action_codes(len(observation.board)).decode
-        castles: dict[int, list[int]] = {}
-        starts: list[int] = []
-        draws: list[int] = []
-        for action in legal_actions:
-            block, _ = decode(action)
-            if block in CASTLE_BLOCKS:
-                castles.setdefault(block, []).append(action)
-            elif block == Block.START:
-                starts.append(action)
-            else:
-                draws.append(action)  # draw, placing a drawn tile, choosing a face-up tile
-        groups: list[list[int]] = [g for g in (starts, draws) if g]
-        if castles:
-            groups.append([])
-        group = groups[int(self.rng.random() * len(groups))]
-        if not group:
-            by_rank = [castles[rank] for rank in sorted(castles)]
-            group = by_rank[int(self.rng.random() * len(by_rank))]
-        return group[int(self.rng.random() * len(group))]
+        view = SeatView.from_observation(observation)
+        return int(random_action(view.state, view.rules, self.stream))

@@ -1,4 +1,5 @@
-"""The kernel's batch entry points: random games for many seeds, the breakdown of many boards."""
+"""The kernel's batch entry points: games for many seeds with a policy per seat, the breakdown
+of many boards."""
 
 from __future__ import annotations
 
@@ -8,8 +9,9 @@ from dataclasses import dataclass
 import numpy as np
 
 from engine import pieces
-from engine.kernel import play, random_play, scoring
+from engine.kernel import games, play, scoring
 from engine.kernel.layout import CELLS, MAX_EPOCHS, PLAYERS
+from engine.kernel.policies import POLICIES
 from engine.kernel.tables import KernelRules, kernel_rules
 from engine.rules import RuleSet
 
@@ -17,8 +19,8 @@ SEATS = pieces.MAX_SEATS
 
 
 @dataclass(frozen=True)
-class RandomGames:
-    """Random games played from seeds: game g's actions are actions[offsets[g]:offsets[g+1]]."""
+class KernelGames:
+    """Games played from seeds: game g's actions are actions[offsets[g]:offsets[g+1]]."""
 
     actions: np.ndarray  # uint8: every action id and chance outcome is below 256
     offsets: np.ndarray  # (G + 1,)
@@ -40,9 +42,16 @@ def _longest_game(rules: KernelRules) -> int:
     return int(rules.params[MAX_EPOCHS] * (players + 1 + cells * (3 + players)))
 
 
-def random_games(players: int, rules: RuleSet, seeds: Sequence[int] | np.ndarray) -> RandomGames:
-    """One game per seed, every seat playing the random agent's policy, chance drawn from
-    `random.Random(seed)`'s stream: the same games as engine/playout.py's definition."""
+def policy_games(
+    players: int, rules: RuleSet, seeds: Sequence[int] | np.ndarray, seats: Sequence[str]
+) -> KernelGames:
+    """One game per seed, seat i playing the policy `seats[i]` (random, greedy, heuristic);
+    chance and every random choice come from the kernel's stream seeded with the game's seed."""
+    if len(seats) != players:
+        raise ValueError(f"{players} players need {players} policies, not {len(seats)}")
+    unknown = [name for name in seats if name not in POLICIES]
+    if unknown:
+        raise ValueError(f"no compiled policy '{unknown[0]}' (choose from {', '.join(POLICIES)})")
     tables = kernel_rules(players, rules)
     if play.action_count(tables) > 256:
         raise ValueError("action ids of this board do not fit in a byte")
@@ -54,9 +63,15 @@ def random_games(players: int, rules: RuleSet, seeds: Sequence[int] | np.ndarray
     offsets = np.zeros(count + 1, dtype=np.int64)
     gains = np.zeros((count, tables.params[MAX_EPOCHS], SEATS), dtype=np.int64)
     epochs = np.zeros(count, dtype=np.int64)
-    random_play.random_games(play.new_state(tables), tables, seeds.astype(np.uint64), longest,
-                             actions, offsets, gains, epochs)  # fmt: skip
-    return RandomGames(actions[: offsets[-1]], offsets, gains, epochs)
+    policies = np.array([POLICIES[name] for name in seats], dtype=np.int64)
+    games.play_games(play.new_state(tables), tables, policies, seeds.astype(np.uint64), longest,
+                     actions, offsets, gains, epochs)  # fmt: skip
+    return KernelGames(actions[: offsets[-1]], offsets, gains, epochs)
+
+
+def random_games(players: int, rules: RuleSet, seeds: Sequence[int] | np.ndarray) -> KernelGames:
+    """One game per seed, every seat playing the random policy."""
+    return policy_games(players, rules, seeds, ("random",) * players)
 
 
 @dataclass(frozen=True)
@@ -87,8 +102,9 @@ def score_boards(boards: np.ndarray, rules: RuleSet = _STANDARD) -> BoardScores:
 
 def warm_up() -> None:
     """Compile (or load from the cache) every entry point, with the types callers use."""
+
     rules = RuleSet()
-    games = random_games(3, rules, [0])
+    games = policy_games(3, rules, [0], ("random", "greedy", "heuristic"))
     state = play.new_state(kernel_rules(3, rules))
     play.legal_action_list(state, kernel_rules(3, rules))
     play.chance_outcome_list(state, kernel_rules(3, rules))

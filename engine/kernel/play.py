@@ -101,16 +101,24 @@ def chance_outcome_list(state: KernelState, rules: KernelRules) -> list[tuple[in
 @numba.njit(cache=True)
 def begin_game(state, rules) -> None:
     """Set up a game: start gold, every seat's castles, then the first epoch."""
-    players = rules.params[PLAYERS]
-    state.scalars[:] = 0
-    state.board[:] = 0
-    state.gold[:] = 0
-    state.castles[:] = 0
-    state.gains[:] = 0
-    state.gold[:players] = rules.params[START_GOLD]
+    s = state.scalars
+    board = state.board
+    gold = state.gold
+    castles = state.castles
+    gains = state.gains
+    params = rules.params
+    rule_castles = rules.castles
+    players = params[PLAYERS]
+    s.fill(0)
+    board.fill(0)
+    gold.fill(0)
+    castles.fill(0)
+    gains.fill(0)
     for seat in range(players):
-        state.castles[seat] = rules.castles
-    state.scalars[EPOCH] = 1
+        gold[seat] = params[START_GOLD]
+        for rank in range(4):
+            castles[seat, rank] = rule_castles[rank]
+    s[EPOCH] = 1
     begin_epoch(state, rules, -1)
 
 
@@ -119,14 +127,21 @@ def begin_epoch(state, rules, first_seat: int) -> None:
     """Shuffle every tile into the supply and deal the starting tiles; `first_seat` moves first
     once they are dealt (-1: chosen by chance)."""
     s = state.scalars
-    state.supply[:] = rules.supply
-    s[SUPPLY_SIZE] = rules.supply.sum()
-    state.held[:] = 0
-    s[EMPTY] = rules.params[CELLS]
+    held = state.held
+    supply = state.supply
+    params = rules.params
+    full_supply = rules.supply
+    size = 0
+    for tile in range(supply.shape[0]):
+        supply[tile] = full_supply[tile]
+        size += full_supply[tile]
+    s[SUPPLY_SIZE] = size
+    held.fill(0)
+    s[EMPTY] = params[CELLS]
     s[NEXT_FIRST] = first_seat
     if first_seat >= 0:
         s[ORDER_FIRST] = first_seat
-    if rules.params[STARTING_TILES]:
+    if params[STARTING_TILES]:
         s[TO_MOVE] = 0
         s[PHASE] = DEAL
     else:
@@ -146,23 +161,30 @@ def after_deal(state, rules) -> None:
 
 
 @numba.njit(cache=True)
-def castles_left(state, seat: int) -> int:
-    return state.castles[seat].sum()
+def castles_left(castles, seat: int) -> int:
+    """The castles a seat has left (`castles`: the state's (seats, 4) array)."""
+    total = 0
+    for rank in range(castles.shape[1]):
+        total += castles[seat, rank]
+    return total
 
 
 @numba.njit(cache=True)
 def can_act(state, seat: int) -> bool:
     """Whether the seat has anything to do but pass."""
     s = state.scalars
+    held = state.held
+    castles = state.castles
     return s[EMPTY] > 0 and (
-        castles_left(state, seat) > 0 or state.held[seat] > 0 or s[SUPPLY_SIZE] > 0
+        castles_left(castles, seat) > 0 or held[seat] > 0 or s[SUPPLY_SIZE] > 0
     )
 
 
 @numba.njit(cache=True)
 def nobody_can_act(state, rules) -> bool:
     """An epoch in which nobody can act ends at once (possible only in last-castle)."""
-    for seat in range(rules.params[PLAYERS]):
+    params = rules.params
+    for seat in range(params[PLAYERS]):
         if can_act(state, seat):
             return False
     return True
@@ -170,42 +192,34 @@ def nobody_can_act(state, rules) -> bool:
 
 @numba.njit(cache=True)
 def end_epoch_if_stuck(state, rules) -> None:
-    if state.scalars[PHASE] == TURN and nobody_can_act(state, rules):
+    s = state.scalars
+    if s[PHASE] == TURN and nobody_can_act(state, rules):
         end_epoch(state, rules)
 
 
 @numba.njit(cache=True)
-def epoch_is_over(state, rules) -> bool:
-    """The board is full, or nobody has anything left to place."""
-    s = state.scalars
+def epoch_is_over(s, castles, held, players: int) -> bool:
+    """The board is full, or nobody has anything left to place (`s`: the state's scalars)."""
     if s[EMPTY] == 0 or s[SUPPLY_SIZE] > 0:
         return s[EMPTY] == 0
-    for seat in range(rules.params[PLAYERS]):
-        if castles_left(state, seat) > 0 or state.held[seat] > 0:
+    for seat in range(players):
+        if castles_left(castles, seat) > 0 or held[seat] > 0:
             return False
     return True
 
 
 @numba.njit(cache=True)
-def end_turn(state, rules) -> None:
-    """Pass the turn clockwise, or end the epoch."""
-    s = state.scalars
-    if epoch_is_over(state, rules):
-        end_epoch(state, rules)
-    else:
-        s[TO_MOVE] = (s[TO_MOVE] + 1) % rules.params[PLAYERS]
-        s[PHASE] = TURN
-
-
-@numba.njit(cache=True)
 def richest_first(state, rules) -> int:
     """Most gold moves first; a tie goes to the earliest in the last epoch's turn order."""
-    players = rules.params[PLAYERS]
-    first = state.scalars[ORDER_FIRST]
+    s = state.scalars
+    gold = state.gold
+    params = rules.params
+    players = params[PLAYERS]
+    first = s[ORDER_FIRST]
     best = first
     for k in range(players):
         seat = (first + k) % players
-        if state.gold[seat] > state.gold[best]:
+        if gold[seat] > gold[best]:
             best = seat
     return best
 
@@ -216,49 +230,58 @@ def end_epoch(state, rules) -> None:
     in last-castle), and begin the next epoch or end the game; again while the new epoch is
     one in which nobody can act."""
     s = state.scalars
-    players = rules.params[PLAYERS]
+    board = state.board
+    gold = state.gold
+    castles = state.castles
+    gains = state.gains
+    params = rules.params
+    castle_code = rules.castle_code
+    players = params[PLAYERS]
     while True:
         epoch = s[EPOCH] - 1
-        if not rules.params[SCORE_AS_YOU_GO]:
-            score_gold(state.board, rules, state.gains[epoch])
+        if not params[SCORE_AS_YOU_GO]:
+            score_gold(board, rules, gains[epoch])
             for seat in range(players):
-                state.gold[seat] += state.gains[epoch, seat]
-        if rules.params[LAST_CASTLE]:
+                gold[seat] += gains[epoch, seat]
+        if params[LAST_CASTLE]:
             over = s[LAST_PLACED] != 0
         else:
-            for cell in range(state.board.shape[0]):
-                piece = state.board[cell]
+            for cell in range(board.shape[0]):
+                piece = board[cell]
                 for seat in range(players):
-                    if piece == rules.castle_code[seat, 0]:
-                        state.castles[seat, 0] += 1
-            over = s[EPOCH] == rules.params[EPOCHS]
+                    if piece == castle_code[seat, 0]:
+                        castles[seat, 0] += 1
+            over = s[EPOCH] == params[EPOCHS]
         if over:
             s[PHASE] = OVER
             return
         s[EPOCH] += 1
-        state.board[:] = 0
+        board.fill(0)
         begin_epoch(state, rules, richest_first(state, rules))
         if s[PHASE] != TURN or not nobody_can_act(state, rules):
             return
 
 
 @numba.njit(cache=True)
-def place(state, rules, cell: int, piece: int) -> None:
-    """Put a piece on an empty cell (and score the lines it fills, in score-as-you-go)."""
-    state.board[cell] = piece
-    state.scalars[EMPTY] -= 1
-    if rules.params[SCORE_AS_YOU_GO]:
-        epoch = state.scalars[EPOCH] - 1
-        rank = np.zeros(state.board.shape[0], dtype=np.int64)
-        effective_ranks(state.board, rules, rank)
-        gained = np.zeros(state.gold.shape[0], dtype=np.int64)
-        ranks = np.zeros(state.gold.shape[0], dtype=np.int64)
-        for line in rules.cell_lines[cell]:
-            if line_is_full(state.board, line, rules):
-                add_line_gold(state.board, line, rank, rules, gained, ranks)
-        for seat in range(gained.shape[0]):
-            state.gains[epoch, seat] += gained[seat]
-            state.gold[seat] += gained[seat]
+def score_filled_lines(state, rules, cell: int) -> None:
+    """Score-as-you-go: pay out the lines the piece just placed on `cell` filled."""
+    s = state.scalars
+    board = state.board
+    gold = state.gold
+    gains = state.gains
+    cell_lines = rules.cell_lines
+    epoch = s[EPOCH] - 1
+    rank = np.zeros(board.shape[0], dtype=np.int64)
+    effective_ranks(board, rules, rank)
+    gained = np.zeros(gold.shape[0], dtype=np.int64)
+    ranks = np.zeros(gold.shape[0], dtype=np.int64)
+    for axis in range(cell_lines.shape[1]):
+        line = cell_lines[cell, axis]
+        if line_is_full(board, line, rules):
+            add_line_gold(board, line, rank, rules, gained, ranks)
+    for seat in range(gained.shape[0]):
+        gains[epoch, seat] += gained[seat]
+        gold[seat] += gained[seat]
 
 
 @numba.njit(cache=True)
@@ -278,33 +301,38 @@ def legal_actions(state, rules, out) -> int:
     """Write the legal actions (sorted, as engine.State lists them) into `out`; return how many.
     Chance nodes list their outcomes; a finished game none."""
     s = state.scalars
-    phase = s[PHASE]
+    board = state.board
+    castles = state.castles
+    held = state.held
+    supply = state.supply
+    params = rules.params
     ids = rules.actions
-    cells = rules.params[CELLS]
+    phase = s[PHASE]
+    cells = params[CELLS]
     count = 0
     if phase == PLACE:
         for cell in range(cells):
-            if state.board[cell] == 0:
+            if board[cell] == 0:
                 out[count] = ids[PLACE_DRAWN] + cell
                 count += 1
         return count
     if phase == TURN:
         seat = s[TO_MOVE]
         for rank in range(4):
-            if state.castles[seat, rank] > 0:
+            if castles[seat, rank] > 0:
                 for cell in range(cells):
-                    if state.board[cell] == 0:
+                    if board[cell] == 0:
                         out[count] = ids[CASTLE_1 + rank] + cell
                         count += 1
-        if state.held[seat] > 0:
+        if held[seat] > 0:
             for cell in range(cells):
-                if state.board[cell] == 0:
+                if board[cell] == 0:
                     out[count] = ids[START] + cell
                     count += 1
         if s[SUPPLY_SIZE] > 0:
-            if rules.params[NO_LUCK]:
-                for tile in range(1, state.supply.shape[0]):
-                    if state.supply[tile] > 0:
+            if params[NO_LUCK]:
+                for tile in range(1, supply.shape[0]):
+                    if supply[tile] > 0:
                         out[count] = ids[CHOOSE] + tile
                         count += 1
             else:
@@ -325,18 +353,20 @@ def chance_outcomes(state, rules, outcomes, weights) -> int:
     """Write a chance node's outcomes and their weights (probability × the weights' sum) into
     the arrays; return how many (0 when the state is not a chance node)."""
     s = state.scalars
+    supply = state.supply
+    params = rules.params
     phase = s[PHASE]
     count = 0
     if phase == FIRST:
-        for seat in range(rules.params[PLAYERS]):
+        for seat in range(params[PLAYERS]):
             outcomes[count] = seat
             weights[count] = 1
             count += 1
     elif phase == DEAL or phase == DRAWN:
-        for tile in range(1, state.supply.shape[0]):
-            if state.supply[tile] > 0:
+        for tile in range(1, supply.shape[0]):
+            if supply[tile] > 0:
                 outcomes[count] = tile
-                weights[count] = state.supply[tile]
+                weights[count] = supply[tile]
                 count += 1
     return count
 
@@ -344,88 +374,99 @@ def chance_outcomes(state, rules, outcomes, weights) -> int:
 @numba.njit(cache=True)
 def apply_action(state, rules, action: int) -> bool:
     """Apply one action (or chance outcome); False, leaving the state as it was, when it is
-    not legal here."""
+    not legal here. One function on purpose: a call between compiled functions that passes
+    the state and the rules costs about 100 ns, more than applying the action."""
     s = state.scalars
+    board = state.board
+    castles = state.castles
+    held = state.held
+    supply = state.supply
+    params = rules.params
+    castle_code = rules.castle_code
+    ids = rules.actions
+    players = params[PLAYERS]
     phase = s[PHASE]
+    seat = s[TO_MOVE]
+    cell = piece = -1  # the placement the action makes, if any
     if phase == TURN:
-        return apply_turn_action(state, rules, action)
-    if phase == PLACE:
+        block = action_block(rules, action)
+        if block < 0:
+            return False
+        at = action - ids[block]
+        if CASTLE_1 <= block < CASTLE_1 + 4:
+            rank = block - CASTLE_1
+            if castles[seat, rank] == 0 or board[at] != 0:
+                return False
+            castles[seat, rank] -= 1
+            if castles_left(castles, seat) == 0:
+                s[LAST_PLACED] = 1
+            cell, piece = at, castle_code[seat, rank]
+        elif block == START:
+            if held[seat] == 0 or board[at] != 0:
+                return False
+            cell, piece = at, held[seat]
+            held[seat] = 0
+        elif block == DRAW and not params[NO_LUCK]:
+            if s[SUPPLY_SIZE] == 0:
+                return False
+            s[PHASE] = DRAWN
+            return True
+        elif block == PASS:
+            if can_act(state, seat):
+                return False
+        elif block == CHOOSE and params[NO_LUCK]:
+            if not 0 < at < supply.shape[0] or supply[at] == 0:
+                return False
+            supply[at] -= 1
+            s[SUPPLY_SIZE] -= 1
+            s[PENDING] = at
+            s[PHASE] = PLACE
+            return True
+        else:
+            return False
+    elif phase == PLACE:
         if action_block(rules, action) != PLACE_DRAWN:
             return False
-        cell = action - rules.actions[PLACE_DRAWN]
-        if state.board[cell] != 0:
+        cell = action - ids[PLACE_DRAWN]
+        if board[cell] != 0:
             return False
-        tile = s[PENDING]
+        piece = s[PENDING]
         s[PENDING] = 0
-        place(state, rules, cell, tile)
-        end_turn(state, rules)
-        return True
-    if phase == FIRST:
-        if not 0 <= action < rules.params[PLAYERS]:
+    elif phase == FIRST:
+        if not 0 <= action < players:
             return False
         s[TO_MOVE] = action
         s[ORDER_FIRST] = action
         s[PHASE] = TURN
         end_epoch_if_stuck(state, rules)
         return True
-    if phase == DEAL or phase == DRAWN:
-        if not 0 < action < state.supply.shape[0] or state.supply[action] == 0:
+    elif phase == DEAL or phase == DRAWN:
+        if not 0 < action < supply.shape[0] or supply[action] == 0:
             return False
-        state.supply[action] -= 1
+        supply[action] -= 1
         s[SUPPLY_SIZE] -= 1
         if phase == DRAWN:
             s[PENDING] = action
             s[PHASE] = PLACE
         else:
-            state.held[s[TO_MOVE]] = action
-            if s[TO_MOVE] + 1 < rules.params[PLAYERS]:
+            held[seat] = action
+            if seat + 1 < players:
                 s[TO_MOVE] += 1
             else:
                 after_deal(state, rules)
                 end_epoch_if_stuck(state, rules)
         return True
-    return False
-
-
-@numba.njit(cache=True)
-def apply_turn_action(state, rules, action: int) -> bool:
-    s = state.scalars
-    seat = s[TO_MOVE]
-    block = action_block(rules, action)
-    if block < 0:
-        return False
-    at = action - rules.actions[block]
-    if CASTLE_1 <= block < CASTLE_1 + 4:
-        rank = block - CASTLE_1
-        if state.castles[seat, rank] == 0 or state.board[at] != 0:
-            return False
-        state.castles[seat, rank] -= 1
-        if castles_left(state, seat) == 0:
-            s[LAST_PLACED] = 1
-        place(state, rules, at, rules.castle_code[seat, rank])
-        end_turn(state, rules)
-    elif block == START:
-        tile = state.held[seat]
-        if tile == 0 or state.board[at] != 0:
-            return False
-        state.held[seat] = 0
-        place(state, rules, at, tile)
-        end_turn(state, rules)
-    elif block == DRAW and not rules.params[NO_LUCK]:
-        if s[SUPPLY_SIZE] == 0:
-            return False
-        s[PHASE] = DRAWN
-    elif block == PASS:
-        if can_act(state, seat):
-            return False
-        end_turn(state, rules)
-    elif block == CHOOSE and rules.params[NO_LUCK]:
-        if not 0 < at < state.supply.shape[0] or state.supply[at] == 0:
-            return False
-        state.supply[at] -= 1
-        s[SUPPLY_SIZE] -= 1
-        s[PENDING] = at
-        s[PHASE] = PLACE
     else:
         return False
+    # the turn ends (a placement or a pass): pass it clockwise, or end the epoch
+    if cell >= 0:
+        board[cell] = piece
+        s[EMPTY] -= 1
+        if params[SCORE_AS_YOU_GO]:
+            score_filled_lines(state, rules, cell)
+    if epoch_is_over(s, castles, held, players):
+        end_epoch(state, rules)
+    else:
+        s[TO_MOVE] = (seat + 1) % players
+        s[PHASE] = TURN
     return True

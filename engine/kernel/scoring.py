@@ -34,56 +34,61 @@ SEGMENT_BASE = 3
 SEGMENT_RANKS = 4
 
 
-@numba.njit(cache=True, inline="always")
+@numba.njit(cache=True)
 def segment_base(resources: int, hazards: int, dragon: bool, mine: bool) -> int:
     """A segment's base value: the dragon cancels its resources, then the gold mine doubles."""
     base = hazards if dragon else resources + hazards
     return base * 2 if mine else base
 
 
-@numba.njit(cache=True, inline="always")
+@numba.njit(cache=True)
 def wizard_cell(board, rules) -> int:
     """The cell holding the wizard, -1 when it is not on the board."""
+    pieces = rules.pieces
     for cell in range(board.shape[0]):
-        if rules.pieces[board[cell], KIND] == WIZARD:
+        if pieces[board[cell], KIND] == WIZARD:
             return cell
     return -1
 
 
-@numba.njit(cache=True, inline="always")
-def castle_rank(board, cell: int, wizard: int, rules) -> int:
+@numba.njit(cache=True)
+def castle_rank(board, cell: int, wizard: int, pieces, neighbours) -> int:
     """The effective rank of the castle on `cell`: its rank, one higher when orthogonally next
     to the wizard (0 for a cell without a castle)."""
     piece = board[cell]
-    if rules.pieces[piece, KIND] != CASTLE:
+    if pieces[piece, KIND] != CASTLE:
         return 0
-    rank = rules.pieces[piece, RANK]
+    rank = pieces[piece, RANK]
     if wizard >= 0:
-        for around in rules.neighbours[wizard]:
-            if around == cell:
+        for k in range(neighbours.shape[1]):
+            if neighbours[wizard, k] == cell:
                 rank += 1
     return rank
 
 
-@numba.njit(cache=True, inline="always")
+@numba.njit(cache=True)
 def effective_ranks(board, rules, rank) -> None:
     """Every cell's castle rank with the wizard (`castle_rank`), into `rank`."""
+    pieces = rules.pieces
+    neighbours = rules.neighbours
     wizard = wizard_cell(board, rules)
     for cell in range(board.shape[0]):
-        rank[cell] = castle_rank(board, cell, wizard, rules)
+        rank[cell] = castle_rank(board, cell, wizard, pieces, neighbours)
 
 
-@numba.njit(cache=True, inline="always")
+@numba.njit(cache=True)
 def add_line_gold(board, line: int, rank, rules, gold, ranks) -> None:
     """Add to `gold` (per seat) what every seat earns in one line, segment by segment, the
     castles at their effective `rank` (per cell); `ranks`, zeros as long as `gold`, holds a
     segment's ranks per seat meanwhile."""
-    cells = rules.lines[line]
+    pieces = rules.pieces
+    lines = rules.lines
+    length = lines.shape[1]
     resources = hazards = 0
     dragon = mine = False
-    for position in range(cells.shape[0] + 1):
-        cell = cells[position] if position < cells.shape[0] else -1
-        kind = MOUNTAIN if cell < 0 else rules.pieces[board[cell], KIND]
+    for position in range(length + 1):
+        cell = lines[line, position] if position < length else -1
+        kind = MOUNTAIN if cell < 0 else pieces[board[cell], KIND]
         if kind == MOUNTAIN:  # the segment ends here (or at the line's end)
             base = segment_base(resources, hazards, dragon, mine)
             for seat in range(gold.shape[0]):
@@ -94,7 +99,7 @@ def add_line_gold(board, line: int, rank, rules, gold, ranks) -> None:
             if cell < 0:
                 break
             continue
-        value = rules.pieces[board[cell], VALUE]
+        value = pieces[board[cell], VALUE]
         if value > 0:
             resources += value
         else:
@@ -102,7 +107,7 @@ def add_line_gold(board, line: int, rank, rules, gold, ranks) -> None:
         dragon |= kind == DRAGON
         mine |= kind == GOLD_MINE
         if kind == CASTLE:
-            ranks[rules.pieces[board[cell], SEAT]] += rank[cell]
+            ranks[pieces[board[cell], SEAT]] += rank[cell]
 
 
 @numba.njit(cache=True)
@@ -111,13 +116,16 @@ def score_gold(board, rules, gold) -> None:
     rank = np.zeros(board.shape[0], dtype=np.int64)
     effective_ranks(board, rules, rank)
     ranks = np.zeros(gold.shape[0], dtype=np.int64)
-    for line in range(rules.lines.shape[0]):
+    lines = rules.lines
+    for line in range(lines.shape[0]):
         add_line_gold(board, line, rank, rules, gold, ranks)
 
 
-@numba.njit(cache=True, inline="always")
+@numba.njit(cache=True)
 def line_is_full(board, line: int, rules) -> bool:
-    for cell in rules.lines[line]:
+    lines = rules.lines
+    for position in range(lines.shape[1]):
+        cell = lines[line, position]
         if cell >= 0 and board[cell] == 0:
             return False
     return True
@@ -128,8 +136,11 @@ def score_board(board, rules, gold, row_base, column_base, rank, impacts, segmen
     """Fill the breakdown of one board (outputs zeroed by the caller): gold (seats), row_base,
     column_base and rank (cells), impacts (cells, seats) and the segments (rows as the SEGMENT_
     columns say); returns how many segments there are."""
+    pieces = rules.pieces
+    lines = rules.lines
+    neighbours = rules.neighbours
     seats = gold.shape[0]
-    longest = rules.lines.shape[1]
+    longest = lines.shape[1]
     wizard = wizard_cell(board, rules)
     effective_ranks(board, rules, rank)
     resources = np.zeros(longest + 1, dtype=np.int64)
@@ -142,8 +153,7 @@ def score_board(board, rules, gold, row_base, column_base, rank, impacts, segmen
     stop = np.zeros(longest + 1, dtype=np.int64)
     count = 0
     rows = rules.params[ROWS]
-    for line in range(rules.lines.shape[0]):
-        cells = rules.lines[line]
+    for line in range(lines.shape[0]):
         bases = row_base if line < rows else column_base
         # the segments' contents, cut at every mountain
         last = 0
@@ -153,12 +163,12 @@ def score_board(board, rules, gold, row_base, column_base, rank, impacts, segmen
         start[0] = 0
         length = 0
         for position in range(longest):
-            cell = cells[position]
+            cell = lines[line, position]
             if cell < 0:
                 break
             length += 1
             piece = board[cell]
-            kind = rules.pieces[piece, KIND]
+            kind = pieces[piece, KIND]
             if kind == MOUNTAIN:
                 stop[last] = position
                 last += 1
@@ -167,7 +177,7 @@ def score_board(board, rules, gold, row_base, column_base, rank, impacts, segmen
                 ranks[last] = 0
                 start[last] = position + 1
                 continue
-            value = rules.pieces[piece, VALUE]
+            value = pieces[piece, VALUE]
             if value > 0:
                 resources[last] += value
             else:
@@ -175,7 +185,7 @@ def score_board(board, rules, gold, row_base, column_base, rank, impacts, segmen
             dragon[last] |= kind == DRAGON
             mine[last] |= kind == GOLD_MINE
             if kind == CASTLE:
-                ranks[last, rules.pieces[piece, SEAT]] += rank[cell]
+                ranks[last, pieces[piece, SEAT]] += rank[cell]
         stop[last] = length
         for segment in range(last + 1):
             base[segment] = segment_base(
@@ -196,9 +206,9 @@ def score_board(board, rules, gold, row_base, column_base, rank, impacts, segmen
         # base; removing a mountain merges the two segments beside it
         segment = 0
         for position in range(length):
-            cell = cells[position]
+            cell = lines[line, position]
             piece = board[cell]
-            kind = rules.pieces[piece, KIND]
+            kind = pieces[piece, KIND]
             if kind == MOUNTAIN:
                 left, right = segment, segment + 1
                 merged = segment_base(
@@ -213,7 +223,7 @@ def score_board(board, rules, gold, row_base, column_base, rank, impacts, segmen
                     impacts[cell, seat] += apart - together
                 segment = right
             else:
-                value = rules.pieces[piece, VALUE]
+                value = pieces[piece, VALUE]
                 without = segment_base(
                     resources[segment] - max(value, 0),
                     hazards[segment] - min(value, 0),
@@ -226,9 +236,10 @@ def score_board(board, rules, gold, row_base, column_base, rank, impacts, segmen
             bases[cell] = base[segment]
     # the wizard's impact: one rank's worth of row and column gold for each castle next to it
     if wizard >= 0:
-        for cell in rules.neighbours[wizard]:
-            if cell >= 0 and rules.pieces[board[cell], KIND] == CASTLE:
-                seat = rules.pieces[board[cell], SEAT]
+        for k in range(neighbours.shape[1]):
+            cell = neighbours[wizard, k]
+            if cell >= 0 and pieces[board[cell], KIND] == CASTLE:
+                seat = pieces[board[cell], SEAT]
                 impacts[wizard, seat] += row_base[cell] + column_base[cell]
     return count
 

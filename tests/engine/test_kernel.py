@@ -3,8 +3,10 @@
 Node by node over seeded random games of every edition × variant × player count: the phase and
 the seat to move, the legal actions, the chance outcomes with their probabilities, the gold
 after every epoch; at every epoch's end the board's breakdown (gold, segments, every castle's
-row and column gold with the wizard, every tile's impact on every seat). Then the batch entry
-points, and that nothing of the rules is frozen into the compiled code.
+row and column gold with the wizard, every tile's impact on every seat). Then the games the
+kernel plays with a policy per seat, the policies themselves (legal, blind to hidden tiles, a
+known answer, incremental gains equal to rescoring), the batch entry points, and that nothing
+of the rules is frozen into the compiled code.
 """
 
 from __future__ import annotations
@@ -18,16 +20,22 @@ import pytest
 
 from engine import kernel, pieces
 from engine.actions import Block
+from engine.agents.random_agent import RandomAgent
 from engine.geometry import geometry
 from engine.kernel import play, scoring
-from engine.kernel.batch import random_games, score_boards
-from engine.kernel.layout import EPOCH, PHASE, TO_MOVE
-from engine.kernel.random_play import new_stream, random_float, seed_stream
+from engine.kernel.batch import policy_games, random_games, score_boards
+from engine.kernel.games import policy_action
+from engine.kernel.layout import EMPTY, EPOCH, PENDING, PHASE, TO_MOVE
+from engine.kernel.layout import PLACE as KERNEL_PLACE
+from engine.kernel.layout import TURN as KERNEL_TURN
+from engine.kernel.play import KernelState
+from engine.kernel.policies import POLICIES, action_values, placement_gains, scan_segments
+from engine.kernel.random_play import random_action
+from engine.kernel.stream import new_stream
 from engine.kernel.tables import kernel_rules
 from engine.rules import EDITIONS, RuleSet, rule_set
 from engine.scoring import score_breakdown
 from engine.state import CHANCE, PLACE, TERMINAL, TURN, Game, State
-from tests.engine.playout_oracle import random_playout
 
 VARIANT_SETS = (
     "",
@@ -171,26 +179,176 @@ def test_rule_parameters_reach_the_kernel_as_data(players: int) -> None:
         _play_both(Game(players, ODD_RULES), rng)
 
 
+def _replay(game: Game, history: list[int]) -> State:
+    """Replay a kernel game through the engine, every action checked legal on the way."""
+    state = game.new_initial_state()
+    for action in history:
+        if state.is_chance_node():
+            assert action in dict(state.chance_outcomes())
+        else:
+            assert action in state.legal_actions()
+        state.apply_action(action)
+    assert state.is_terminal()
+    return state
+
+
 @pytest.mark.parametrize(("edition", "variants", "players"), SETUPS)
-def test_random_games_are_the_oracles(edition: str, variants: str, players: int) -> None:
-    """The kernel's random games are the pure-Python playout's, seed for seed (what keeps the
-    lake's game ids), and replay through the engine to the gains they were played to."""
+def test_random_games_replay_through_the_engine(edition: str, variants: str, players: int) -> None:
+    """The kernel's random games are legal engine games, played to the gains they report."""
     game = Game(players, rule_set(edition, variants))
-    seeds = [0, 1, 2**31 + 5, 2**40 + 3, *range(1000, 1030)]
+    seeds = [0, 1, 2**31 + 5, 2**40 + 3, 2**64 - 1, *range(1000, 1030)]
     games = random_games(players, game.rules, seeds)
-    for index, seed in enumerate(seeds):
-        state = game.new_initial_state()
-        random_playout(state, random.Random(seed), record=True)
-        assert games.history(index).tolist() == state.history
+    for index in range(len(seeds)):
+        state = _replay(game, games.history(index).tolist())
         assert games.epoch_gains(index, players) == state.epoch_gains
 
 
-@pytest.mark.parametrize("seed", [0, 1, 7, 2**32 - 1, 2**32, 2**63 + 11, 2**64 - 1])
-def test_the_stream_is_pythons_random(seed: int) -> None:
-    stream = new_stream()
-    seed_stream(stream, new_stream(), np.uint64(seed))
-    reference = random.Random(seed)
-    assert [random_float(stream) for _ in range(2000)] == [reference.random() for _ in range(2000)]
+@pytest.mark.parametrize(("edition", "variants"), [(e, v) for e in EDITIONS for v in VARIANT_SETS])
+def test_policy_games_replay_through_the_engine(edition: str, variants: str) -> None:
+    """Greedy and heuristic seats choose only legal actions, in every edition and variant."""
+    game = Game(3, rule_set(edition, variants))
+    games = policy_games(3, game.rules, range(4), ("greedy", "heuristic", "random"))
+    for index in range(4):
+        state = _replay(game, games.history(index).tolist())
+        assert games.epoch_gains(index, 3) == state.epoch_gains
+
+
+def test_a_seed_is_one_game() -> None:
+    """The same seeds give the same games, and all-random seats are `random_games`'s games."""
+    rules = RuleSet()
+    first = policy_games(2, rules, [5, 6], ("greedy", "random"))
+    again = policy_games(2, rules, [5, 6], ("greedy", "random"))
+    assert first.actions.tolist() == again.actions.tolist()
+    assert first.history(0).tolist() != first.history(1).tolist()
+    random_only = policy_games(2, rules, [5], ("random", "random"))
+    assert random_games(2, rules, [5]).history(0).tolist() == random_only.history(0).tolist()
+
+
+def test_the_random_agent_is_the_kernel_policy() -> None:
+    """The Python random agent chooses, from its stream, what the compiled policy chooses from
+    a copy of that stream on the same state (the policy is written once)."""
+    game = Game(3)
+    tables = kernel_rules(3, game.rules)
+    agent = RandomAgent(17)
+    stream = new_stream(17)
+    state = game.new_initial_state()
+    chance = random.Random(3)
+    mirror = play.new_state(tables)
+    while not state.is_terminal():
+        if state.is_chance_node():
+            state.play_chance(chance)
+        else:
+            seat = state.current_player()
+            action = agent.choose(state.observation(seat), state.legal_actions())
+            assert action == random_action(mirror, tables, stream)
+            state.apply_action(action)
+        play.apply_action(mirror, tables, state.history[-1])
+
+
+def _kernel_position(seed: int) -> tuple[KernelState, int]:
+    """A kernel state mid-epoch 1 (three seats, the seat to move in a turn, every opponent still
+    holding its starting tile) and the seat to move."""
+    tables = kernel_rules(3, RuleSet())
+    rng = random.Random(seed)
+    state = play.new_state(tables)
+    start = range(int(tables.actions[Block.START]), int(tables.actions[Block.PLACE]))
+    while True:
+        s = state.scalars
+        if s[PHASE] == KERNEL_TURN and s[EMPTY] <= 21:
+            return state, int(s[TO_MOVE])
+        legal = [a for a in play.legal_action_list(state, tables) if a not in start]
+        play.apply_action(state, tables, rng.choice(legal))
+
+
+@pytest.mark.parametrize("policy", ["random", "greedy", "heuristic"])
+def test_policies_never_read_hidden_information(policy: str) -> None:
+    """Swap another seat's starting tile with a different tile of the supply: the same choice."""
+    tables = kernel_rules(3, RuleSet())
+    size = play.action_count(tables)
+    for seed in range(4):
+        state, seat = _kernel_position(seed)
+        other = (seat + 1) % 3
+        swapped = KernelState(*(array.copy() for array in state))
+        held = int(swapped.held[other])
+        replacement = next(t for t in range(1, 17) if swapped.supply[t] and t != held)
+        swapped.held[other] = replacement
+        swapped.supply[replacement] -= 1
+        swapped.supply[held] += 1
+        choices = []
+        for position in (state, swapped):
+            legal = np.zeros(size, dtype=np.int64)
+            values = np.zeros(size, dtype=np.float64)
+            unseen = np.zeros(pieces.CASTLE_BASE, dtype=np.int64)
+            choices.append(policy_action(POLICIES[policy], position, tables, new_stream(seed),
+                                         legal, values, unseen))  # fmt: skip
+        assert choices[0] == choices[1]
+
+
+def test_greedy_places_a_hazard_in_the_leaders_lines() -> None:
+    """Known answer worked by hand from rules.md: A (to move, 2 players) places a drawn -6; B's
+    rank-3 castle on b2 earns 3 × the base of its row and of its column, so a -6 in either line
+    (away from A's castle on e5) costs B 18 gold and A nothing: a margin of 18, the best."""
+    game = Game(2)
+    geo = game.geometry
+    tables = kernel_rules(2, game.rules)
+    b2, e5 = geo.parse_cell("b2"), geo.parse_cell("e5")
+    state = play.new_state(tables)
+    state.scalars[PHASE] = KERNEL_PLACE
+    state.scalars[TO_MOVE] = 0
+    state.scalars[PENDING] = pieces.hazard(6)
+    state.board[b2] = pieces.castle(1, 3)
+    state.board[e5] = pieces.castle(0, 1)
+    state.scalars[EMPTY] = game.rules.cells - 2
+    legal = np.array(play.legal_action_list(state, tables), dtype=np.int64)
+    values = np.zeros(len(legal), dtype=np.float64)
+    unseen = tables.supply.copy()
+    action_values(state, tables, unseen, legal, len(legal), False, np.nan, values)
+
+    def near(cell: int) -> set[int]:
+        lines = set(geo.lines_through(cell))
+        return {c for c in range(geo.cells) if lines & set(geo.lines_through(c))}
+
+    first_place = int(tables.actions[Block.PLACE])
+    best = {int(a) - first_place for a, v in zip(legal, values, strict=True) if v == 18.0}
+    assert values.max() == 18.0
+    assert best == near(b2) - near(e5) - {b2}
+
+
+def test_incremental_gains_are_the_board_rescored() -> None:
+    """Each tile's gains on each empty cell, from the segments it touches, equal scoring the
+    whole board with and without it (random boards, every tile code left)."""
+    rng = random.Random(9)
+    rules = RuleSet()
+    tables = kernel_rules(3, rules)
+    for _ in range(30):
+        tiles = list(rules.tiles)
+        rng.shuffle(tiles)
+        board = np.zeros(rules.cells, dtype=np.int64)
+        cells = rng.sample(range(rules.cells), 16)
+        for cell in cells[:9]:
+            board[cell] = tiles.pop()
+        for cell in cells[9:]:
+            board[cell] = pieces.castle(rng.randrange(3), rng.randint(1, 4))
+        before = np.zeros(pieces.MAX_SEATS, dtype=np.int64)
+        scoring.score_gold(board, tables, before)
+        for tile in set(tiles):
+            for cell in np.flatnonzero(board == 0):
+                after = np.zeros(pieces.MAX_SEATS, dtype=np.int64)
+                placed = board.copy()
+                placed[cell] = tile
+                scoring.score_gold(placed, tables, after)
+                assert _gains(board, tables, int(cell), tile) == (after - before).tolist()
+
+
+def _gains(board: np.ndarray, tables, cell: int, tile: int) -> list[int]:
+    """The policies' incremental gains of one placement."""
+    rank = np.zeros(board.shape[0], dtype=np.int64)
+    scoring.effective_ranks(board, tables, rank)
+    of, stats, ranks, base = scan_segments(board, tables, rank)
+    gains = np.zeros(pieces.MAX_SEATS, dtype=np.int64)
+    wizard = scoring.wizard_cell(board, tables)
+    placement_gains(board, tables, cell, tile, rank, wizard, of, stats, ranks, base, gains)
+    return gains.tolist()
 
 
 def test_random_games_refuse_seeds_outside_64_bits() -> None:

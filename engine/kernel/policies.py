@@ -1,0 +1,359 @@
+"""The greedy and heuristic policies on the kernel's arrays: every legal action valued for the
+seat to move, from what that seat sees.
+
+Greedy values an action by the margin it leaves (own gold − the best opponent's, the board
+scored as if the epoch ended now, plus gold banked). A placement changes only the row and the
+column segment through its cell (a wizard: the segments of the castles next to it; a
+mountain: the two lines it splits), so only those are rescored. A draw is worth the
+expectation, over the tiles the seat has not seen, of each one's best placement.
+
+The heuristic adds a human player's habits: a castle is valued on its lines' expected worth at
+the epoch's end less a risk charge growing with the square of its rank; a castle of rank 2–4
+placed before the last epoch must beat what the rank earns later; the starting tile is held
+while the board is open.
+"""
+
+from __future__ import annotations
+
+import numba
+import numpy as np
+
+from engine.kernel.layout import (
+    CASTLE,
+    CELLS,
+    DRAGON,
+    EPOCH,
+    GOLD_MINE,
+    KIND,
+    MOUNTAIN,
+    PENDING,
+    PLAYERS,
+    RANK,
+    ROWS,
+    SEAT,
+    TO_MOVE,
+    VALUE,
+    WIZARD,
+)
+from engine.kernel.play import CASTLE_1, DRAW, PASS, PLACE_DRAWN, START, action_block
+from engine.kernel.scoring import (
+    add_line_gold,
+    castle_rank,
+    effective_ranks,
+    score_gold,
+    segment_base,
+    wizard_cell,
+)
+from engine.kernel.stream import pick
+
+RANDOM, GREEDY, HEURISTIC = 0, 1, 2
+POLICIES = {"random": RANDOM, "greedy": GREEDY, "heuristic": HEURISTIC}
+
+RISK_PER_EMPTY = 0.35  # gold per empty cell per rank² (hazards steered at strong castles)
+LATER_VALUE_PER_RANK = (0.0, 4.0, 2.0)  # by epoch (1, 2; later 0): what a held rank earns later
+HOLD_PER_EMPTY = 0.25  # the starting tile's option value per empty cell left
+TOLERANCE = 1e-9  # values this close to the best are ties
+
+# Columns of a segment's statistics in `scan_segments`.
+RESOURCES, HAZARDS, HAS_DRAGON, HAS_MINE, OPEN = 0, 1, 2, 3, 4
+
+
+@numba.njit(cache=True)
+def scan_segments(board, rules, rank):
+    """Cut every line at its mountains: each cell's row and column segment (-1 on a mountain),
+    each segment's statistics (the columns above), castle ranks per seat, and base."""
+    params = rules.params
+    lines = rules.lines
+    pieces = rules.pieces
+    castle_code = rules.castle_code
+    most = lines.shape[0] * (lines.shape[1] + 1)
+    of = np.full((board.shape[0], 2), -1, dtype=np.int64)
+    stats = np.zeros((most, 5), dtype=np.int64)
+    ranks = np.zeros((most, castle_code.shape[0]), dtype=np.int64)
+    count = 0
+    for line in range(lines.shape[0]):
+        axis = 0 if line < params[ROWS] else 1
+        for position in range(lines.shape[1]):
+            cell = lines[line, position]
+            if cell < 0:
+                break
+            piece = board[cell]
+            kind = pieces[piece, KIND]
+            if kind == MOUNTAIN:
+                count += 1
+                continue
+            of[cell, axis] = count
+            value = pieces[piece, VALUE]
+            stats[count, RESOURCES if value > 0 else HAZARDS] += value
+            if kind == DRAGON:
+                stats[count, HAS_DRAGON] = 1
+            elif kind == GOLD_MINE:
+                stats[count, HAS_MINE] = 1
+            elif piece == 0:
+                stats[count, OPEN] += 1
+            if kind == CASTLE:
+                ranks[count, pieces[piece, SEAT]] += rank[cell]
+        count += 1
+    base = np.zeros(count, dtype=np.int64)
+    for k in range(count):
+        base[k] = segment_base(stats[k, RESOURCES], stats[k, HAZARDS], stats[k, HAS_DRAGON] != 0,
+                               stats[k, HAS_MINE] != 0)  # fmt: skip
+    return of, stats, ranks, base
+
+
+@numba.njit(cache=True)
+def tile_gains(board, pieces, neighbours, cell, tile, rank, wizard, of, stats, ranks, base,
+               gains) -> bool:  # fmt: skip
+    """Each seat's gold change (into `gains`) from the tile on the empty cell; False, leaving
+    it to `mountain_gains`, for a mountain. Arrays only: it runs for every candidate."""
+    gains.fill(0)
+    kind = pieces[tile, KIND]
+    if kind == WIZARD:  # one rank more for each castle next to it, in both its segments
+        if wizard < 0:
+            for k in range(neighbours.shape[1]):
+                around = neighbours[cell, k]
+                if around >= 0 and pieces[board[around], KIND] == CASTLE:
+                    extra = castle_rank(board, around, cell, pieces, neighbours) - rank[around]
+                    seat = pieces[board[around], SEAT]
+                    gains[seat] += extra * (base[of[around, 0]] + base[of[around, 1]])
+        return True
+    if kind == MOUNTAIN:
+        return False
+    value = pieces[tile, VALUE]
+    for axis in range(2):
+        k = of[cell, axis]
+        after = segment_base(
+            stats[k, RESOURCES] + max(value, 0),
+            stats[k, HAZARDS] + min(value, 0),
+            stats[k, HAS_DRAGON] != 0 or kind == DRAGON,
+            stats[k, HAS_MINE] != 0 or kind == GOLD_MINE,
+        )
+        change = after - base[k]
+        if change:
+            for seat in range(gains.shape[0]):
+                gains[seat] += ranks[k, seat] * change
+    return True
+
+
+@numba.njit(cache=True)
+def mountain_gains(board, rules, cell, tile, rank, gains) -> None:
+    """A mountain's gains (into `gains`): it splits both its lines, so rescore them."""
+    cell_lines = rules.cell_lines
+    before = np.zeros(gains.shape[0], dtype=np.int64)
+    scratch = np.zeros(gains.shape[0], dtype=np.int64)
+    for axis in range(2):
+        add_line_gold(board, cell_lines[cell, axis], rank, rules, before, scratch)
+    board[cell] = tile
+    gains.fill(0)
+    for axis in range(2):
+        add_line_gold(board, cell_lines[cell, axis], rank, rules, gains, scratch)
+    board[cell] = 0
+    gains -= before
+
+
+@numba.njit(cache=True)
+def placement_gains(board, rules, cell, tile, rank, wizard, of, stats, ranks, base,
+                    gains) -> None:  # fmt: skip
+    """Each seat's gold change (into `gains`) from the tile on the empty cell."""
+    pieces = rules.pieces
+    neighbours = rules.neighbours
+    if not tile_gains(board, pieces, neighbours, cell, tile, rank, wizard, of, stats, ranks, base,
+                      gains):  # fmt: skip
+        mountain_gains(board, rules, cell, tile, rank, gains)
+
+
+@numba.njit(cache=True)
+def margin(totals, gains, seat: int, players: int) -> float:
+    """Own total minus the best opponent's, after the gold changes."""
+    best = -np.inf
+    for other in range(players):
+        if other != seat:
+            best = max(best, totals[other] + gains[other])
+    return totals[seat] + gains[seat] - best
+
+
+@numba.njit(cache=True)
+def candidate_rank(board, pieces, neighbours, castle_code, cell, seat, rank_index, wizard) -> int:
+    """The effective rank a castle of the seat would have on the empty cell."""
+    board[cell] = castle_code[seat, rank_index]
+    effective = castle_rank(board, cell, wizard, pieces, neighbours)
+    board[cell] = 0
+    return effective
+
+
+@numba.njit(cache=True)
+def best_tile_margin(board, rules, tile, seat, totals, rank, wizard, of, stats, ranks, base,
+                     gains) -> float:  # fmt: skip
+    """The best margin reachable by placing the tile on some empty cell."""
+    params = rules.params
+    pieces = rules.pieces
+    neighbours = rules.neighbours
+    players = params[PLAYERS]
+    best = -np.inf
+    for cell in range(board.shape[0]):
+        if board[cell] == 0:
+            if not tile_gains(board, pieces, neighbours, cell, tile, rank, wizard, of, stats,
+                              ranks, base, gains):  # fmt: skip
+                mountain_gains(board, rules, cell, tile, rank, gains)
+            best = max(best, margin(totals, gains, seat, players))
+    return best
+
+
+@numba.njit(cache=True)
+def expected_fill(board, castles, unseen, rules) -> float:
+    """The expected value a still-empty cell will add to its segments' base."""
+    pieces = rules.pieces
+    count = unseen.sum()
+    empties = 0
+    for cell in range(board.shape[0]):
+        empties += board[cell] == 0
+    if count == 0 or empties == 0:
+        return 0.0
+    total = 0
+    for tile in range(unseen.shape[0]):
+        total += pieces[tile, VALUE] * unseen[tile]
+    share = min(1.0, max(0.0, (empties - castles.sum() / 2) / empties))
+    return total / count * share
+
+
+@numba.njit(cache=True)
+def castle_outlook(rank, effective, cell, epoch, placed, expected, of, stats) -> float:
+    """What the greedy margin misses about a castle: its segments' future, risk and rank cost."""
+    others_open = 0 if placed else 1
+    future = 0.0
+    open_cells = 0
+    for axis in range(2):
+        k = of[cell, axis]
+        still_open = stats[k, OPEN] - others_open
+        open_cells += still_open
+        fill = expected * still_open
+        if stats[k, HAS_DRAGON]:
+            fill = min(fill, 0.0)
+        future += fill * (2 if stats[k, HAS_MINE] else 1)
+    outlook = effective * future - RISK_PER_EMPTY * effective * effective * open_cells
+    if rank >= 2 and not placed and epoch < len(LATER_VALUE_PER_RANK):
+        outlook -= rank * LATER_VALUE_PER_RANK[epoch]
+    return outlook
+
+
+@numba.njit(cache=True)
+def action_values(state, rules, unseen, legal, count, heuristic, draw_value, values) -> None:
+    """The value of each of the first `count` legal actions of the seat to move, into `values`
+    (a NaN `draw_value`: a draw's expectation is computed). `state` is the seat's view: it
+    reads the board, gold, castles, its own starting tile and drawn tile, and `unseen`."""
+    s = state.scalars
+    board = state.board
+    gold = state.gold
+    castles = state.castles
+    held = state.held
+    params = rules.params
+    pieces = rules.pieces
+    neighbours = rules.neighbours
+    castle_code = rules.castle_code
+    ids = rules.actions
+    seat = s[TO_MOVE]
+    players = params[PLAYERS]
+    rank = np.zeros(params[CELLS], dtype=np.int64)
+    effective_ranks(board, rules, rank)
+    wizard = wizard_cell(board, rules)
+    of, stats, ranks, base = scan_segments(board, rules, rank)
+    totals = gold.copy()
+    score_gold(board, rules, totals)
+    gains = np.zeros(totals.shape[0], dtype=np.int64)
+    expected = expected_fill(board, castles, unseen, rules) if heuristic else 0.0
+    empties = 0
+    for cell in range(board.shape[0]):
+        empties += board[cell] == 0
+    hold = HOLD_PER_EMPTY * (empties - 2 * players) if heuristic else 0.0
+    for i in range(count):
+        action = legal[i]
+        block = action_block(rules, action)
+        at = action - ids[block]
+        if CASTLE_1 <= block < CASTLE_1 + 4:
+            effective = candidate_rank(board, pieces, neighbours, castle_code, at, seat,
+                                       block - CASTLE_1, wizard)  # fmt: skip
+            gains.fill(0)
+            gains[seat] = effective * (base[of[at, 0]] + base[of[at, 1]])
+            value = margin(totals, gains, seat, players)
+            if heuristic:
+                value += castle_outlook(block - CASTLE_1 + 1, effective, at, s[EPOCH], False,
+                                        expected, of, stats)  # fmt: skip
+        elif block == START or block == PLACE_DRAWN:
+            tile = held[seat] if block == START else s[PENDING]
+            placement_gains(board, rules, at, tile, rank, wizard, of, stats, ranks, base, gains)
+            value = margin(totals, gains, seat, players)
+            if block == START:
+                value -= hold
+        elif block == DRAW:
+            if np.isnan(draw_value):
+                total = 0.0
+                for tile in range(unseen.shape[0]):
+                    if unseen[tile]:
+                        total += unseen[tile] * best_tile_margin(
+                            board, rules, tile, seat, totals, rank, wizard, of, stats, ranks,
+                            base, gains,
+                        )  # fmt: skip
+                draw_value = total / unseen.sum()
+            value = draw_value
+        elif block == PASS:
+            value = 0.0
+        else:  # choosing a face-up tile
+            value = best_tile_margin(board, rules, at, seat, totals, rank, wizard, of, stats,
+                                     ranks, base, gains)  # fmt: skip
+        values[i] = value
+
+
+@numba.njit(cache=True)
+def projected_gold(state, rules, unseen, out) -> None:
+    """Each seat's gold if the epoch ended now, plus the heuristic's outlook of the castles it
+    has placed, into `out` (floats, per seat)."""
+    s = state.scalars
+    board = state.board
+    gold = state.gold
+    castles = state.castles
+    params = rules.params
+    pieces = rules.pieces
+    rank = np.zeros(params[CELLS], dtype=np.int64)
+    effective_ranks(board, rules, rank)
+    of, stats, _, _ = scan_segments(board, rules, rank)
+    totals = gold.copy()
+    score_gold(board, rules, totals)
+    expected = expected_fill(board, castles, unseen, rules)
+    for seat in range(out.shape[0]):
+        out[seat] = totals[seat]
+    for cell in range(board.shape[0]):
+        piece = board[cell]
+        if pieces[piece, KIND] == CASTLE:
+            out[pieces[piece, SEAT]] += castle_outlook(
+                pieces[piece, RANK], rank[cell], cell, s[EPOCH], True,
+                expected, of, stats,
+            )  # fmt: skip
+
+
+@numba.njit(cache=True)
+def pick_best(legal, values, count, stream) -> int:
+    """The action of highest value, a uniformly random one (from the stream) among equals."""
+    top = values[:count].max()
+    ties = 0
+    for i in range(count):
+        ties += values[i] >= top - TOLERANCE
+    n = pick(stream, ties) if ties > 1 else 0
+    for i in range(count):
+        if values[i] >= top - TOLERANCE:
+            if n == 0:
+                return legal[i]
+            n -= 1
+    return legal[0]
+
+
+@numba.njit(cache=True)
+def unseen_by(state, seat, unseen) -> None:
+    """The tiles the seat has not seen, per code: the supply and the other seats' starting
+    tiles, into `unseen`."""
+    held = state.held
+    supply = state.supply
+    for tile in range(supply.shape[0]):
+        unseen[tile] = supply[tile]
+    for other in range(held.shape[0]):
+        if other != seat and held[other]:
+            unseen[held[other]] += 1
