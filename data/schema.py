@@ -13,7 +13,10 @@ from engine.geometry import geometry
 
 # Changes whenever a stored column is added, renamed or retyped; a lake of another is refused.
 SCHEMA_VERSION = 9
-SCHEMA_CHANGE = "version 9 stores each game's actions and renames the placement columns"
+SCHEMA_CHANGE = (
+    "version 9 stores each game's actions, renames the placement columns, and plays a seed's "
+    "simulated games from a new random stream"
+)
 ENGINE_VERSION = "0.1.0"
 
 _DICT = pa.dictionary(pa.int8(), pa.string())
