@@ -1,4 +1,4 @@
-"""Agents by name (`random`, `greedy`, `heuristic`, `mcts-400`), as used everywhere."""
+"""Agents by name (`random`, `greedy`, `heuristic`, `strong`, `mcts-400`), as used everywhere."""
 
 from __future__ import annotations
 
@@ -6,14 +6,15 @@ import re
 
 from engine.agents.greedy import GreedyAgent
 from engine.agents.heuristic import HeuristicAgent
-from engine.agents.mcts import MctsAgent
 from engine.agents.protocol import Agent
 from engine.agents.random_agent import RandomAgent
+from engine.agents.strong import STRONG_ITERATIONS, StrongAgent
 
-AGENT_NAMES = ("random", "greedy", "heuristic")
+AGENT_NAMES = ("random", "greedy", "heuristic", "strong")
 _MCTS = re.compile(r"mcts-([1-9][0-9]*)")
-# The most iterations a move `mcts-N` may search: about ten seconds a move on one core.
-MAX_MCTS_ITERATIONS = 100_000
+# The most iterations a move `mcts-N` (the kernel's search) may take: about ten seconds a move
+# on one core, and some 300 MB of tree.
+MAX_MCTS_ITERATIONS = 200_000
 
 
 class UnknownAgentError(ValueError):
@@ -28,6 +29,8 @@ def make_agent(name: str, seed: int | str) -> Agent:
         return GreedyAgent(seed)
     if name == "heuristic":
         return HeuristicAgent(seed)
+    if name == "strong":
+        return StrongAgent(STRONG_ITERATIONS, seed, name)
     budget = _MCTS.fullmatch(name)
     if budget:
         iterations = int(budget.group(1))
@@ -36,7 +39,7 @@ def make_agent(name: str, seed: int | str) -> Agent:
                 f"agent '{name}': at most {MAX_MCTS_ITERATIONS:,} iterations a move "
                 f"(mcts-{MAX_MCTS_ITERATIONS}, about ten seconds a move)"
             )
-        return MctsAgent(iterations, seed)
+        return StrongAgent(iterations, seed)
     raise UnknownAgentError(
         f"unknown agent '{name}' (choose from {', '.join(AGENT_NAMES)}, mcts-N)"
     )

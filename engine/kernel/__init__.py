@@ -41,7 +41,7 @@ def _compile_into_cache_folder() -> None:
     before = numba.config.CACHE_DIR
     numba.config.CACHE_DIR = str(cache_folder())
     try:
-        from engine.kernel import play, random_play, scoring  # noqa: F401
+        from engine.kernel import play, random_play, scoring, search  # noqa: F401
     finally:
         numba.config.CACHE_DIR = before
 
