@@ -13,7 +13,7 @@ from engine.agents.strong import STRONG_ITERATIONS, StrongAgent
 AGENT_NAMES = ("random", "greedy", "heuristic", "strong")
 _MCTS = re.compile(r"mcts-([1-9][0-9]*)")
 # The most iterations a move `mcts-N` (the kernel's search) may take: about ten seconds a move
-# on one core, and some 300 MB of tree.
+# on one core, and some 160 MB of tree.
 MAX_MCTS_ITERATIONS = 200_000
 
 

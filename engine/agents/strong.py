@@ -75,6 +75,8 @@ class Searcher:
     """The compiled search with its tree arrays, kept from move to move."""
 
     def __init__(self, iterations: int, settings: Sequence[float] = search.DEFAULT_SETTINGS):
+        if len(settings) != search.SETTINGS:
+            raise ValueError(f"a search takes {search.SETTINGS} settings, not {len(settings)}")
         self.iterations = iterations
         self.settings = np.array(settings, dtype=np.float64)
         self._trees: dict[tuple[int, int], search.Tree] = {}
