@@ -5,18 +5,21 @@ from __future__ import annotations
 import random
 import statistics
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
+from types import SimpleNamespace
 
 from engine.agents.driver import play_game
 from engine.agents.greedy import GreedyAgent
 from engine.agents.heuristic import HeuristicAgent
 from engine.agents.mcts import search_observation
+from engine.agents.strong import STRONG_ITERATIONS, Searcher, StrongAgent
 from engine.evaluate import move_reviews
-from engine.state import TURN, Game, State
+from engine.state import TURN, Game, Observation, State
 
 REPEATS = 3
 MCTS_ITERATIONS = 1000
+SEARCH_ITERATIONS = 20_000  # the compiled search's timed budget
 
 
 def _median_seconds(task: Callable[[], object], repeats: int = REPEATS) -> float:
@@ -75,4 +78,29 @@ def agent_figures(root: Path) -> dict[str, float]:
         "heuristic_agent_games_per_s": round(_games_per_second(HeuristicAgent, 10), 1),
         "mcts_iterations_per_s": round(MCTS_ITERATIONS / search_time),
         "review_game_s": round(review_time, 2),
+        **search_figures(position),
+    }
+
+
+def search_figures(position: State) -> dict[str, float]:
+    """The compiled search's iterations a second from the position, and the median time of a
+    `strong` move over a 3-player game against two heuristic seats."""
+    observation = position.observation(position.current_player())
+    searcher = Searcher(SEARCH_ITERATIONS)
+    searcher.search(observation, 0)  # compiled (or loaded from the cache) before timing
+    search_time = _median_seconds(lambda: searcher.search(observation, 1))
+    strong = StrongAgent(STRONG_ITERATIONS, 1, "strong")
+    move_times = []
+
+    def timed_choose(seen: Observation, legal: Sequence[int]) -> int:
+        start = time.perf_counter()
+        action = strong.choose(seen, legal)
+        move_times.append(time.perf_counter() - start)
+        return action
+
+    timed = SimpleNamespace(name=strong.name, choose=timed_choose)
+    play_game(Game(3), [timed, HeuristicAgent(2), HeuristicAgent(3)], seed=9)
+    return {
+        "search_iterations_per_s": round(SEARCH_ITERATIONS / search_time),
+        "strong_move_ms": round(1000 * statistics.median(move_times), 1),
     }

@@ -20,7 +20,7 @@ from data.lake import Lake
 from data.memory import collector_paused, keep_freed_memory
 from data.rows import PlayedGame
 from data.store import Stored, commit, new_games, stage_games
-from engine.agents import UnknownAgentError, make_agent
+from engine.agents import UnknownAgentError, make_agent, search_budget
 from engine.agents import play_game as play_agents
 from engine.kernel.batch import policy_games, warm_up
 from engine.kernel.policies import POLICIES
@@ -107,7 +107,7 @@ def check_agents(agents: Sequence[str]) -> None:
     """Refuse unknown agent names before any game is played."""
     for name in agents:
         try:
-            make_agent(name, 0)
+            search_budget(name)
         except UnknownAgentError as error:
             raise PlanError(f"--agents: {error}") from None
 

@@ -16,7 +16,7 @@ from datetime import date
 from pathlib import Path
 
 from engine import pieces
-from engine.agents import make_agent
+from engine.agents import search_budget
 from engine.geometry import Geometry, geometry
 from engine.moves import DRAW, START, IllegalMoveError, Move, MoveSyntaxError
 from engine.rules import DEFAULT_EDITION, RulesError, RuleSet, parse_variants
@@ -349,7 +349,7 @@ def _agent_problem(letter: str, value: str, players: int) -> str | None:
     if _SEAT_TAGS.index(letter) >= players:
         return f"Agent{letter}: no seat {letter} in a {players}-player game"
     try:
-        make_agent(value, 0)
+        search_budget(value)
     except ValueError as error:
         return str(error)
     return None

@@ -2,6 +2,6 @@
 
 from engine.agents.driver import play_game
 from engine.agents.protocol import Agent
-from engine.agents.registry import AGENT_NAMES, UnknownAgentError, make_agent
+from engine.agents.registry import AGENT_NAMES, UnknownAgentError, make_agent, search_budget
 
-__all__ = ["AGENT_NAMES", "Agent", "UnknownAgentError", "make_agent", "play_game"]
+__all__ = ["AGENT_NAMES", "Agent", "UnknownAgentError", "make_agent", "play_game", "search_budget"]

@@ -1,4 +1,4 @@
-"""Information-set Monte Carlo tree search (single observer), and the agent that uses it.
+"""The evaluator's information-set Monte Carlo tree search (single observer), on engine.State.
 
 Every iteration deals the hidden information again from what the searching seat knows
 (`Observation.sample_state`: the opponents' starting tiles, and the supply's order, which the
@@ -242,15 +242,3 @@ def expected_win_shares(
     weights = [math.exp((s - top) / spread) for s in strength]
     total = sum(weights)
     return [w / total for w in weights]
-
-
-class MctsAgent:
-    """Searches `iterations` times per decision and plays the most visited action."""
-
-    def __init__(self, iterations: int, seed: int | str, name: str | None = None) -> None:
-        self.iterations = iterations
-        self.name = name or f"mcts-{iterations}"
-        self.rng = random.Random(seed)
-
-    def choose(self, observation: Observation, legal_actions: Sequence[int]) -> int:
-        return search_observation(observation, legal_actions, self.iterations, self.rng).best_action

@@ -1,42 +1,58 @@
-"""Agents by name (`random`, `greedy`, `heuristic`, `mcts-400`), as used everywhere."""
+"""Agents by name (`random`, `greedy`, `heuristic`, `strong`, `mcts-400`), as used everywhere.
+
+Names are checked without building an agent, so a record or a command line is validated
+without loading the compiled kernel.
+"""
 
 from __future__ import annotations
 
 import re
 
-from engine.agents.greedy import GreedyAgent
-from engine.agents.heuristic import HeuristicAgent
-from engine.agents.mcts import MctsAgent
 from engine.agents.protocol import Agent
-from engine.agents.random_agent import RandomAgent
 
-AGENT_NAMES = ("random", "greedy", "heuristic")
+AGENT_NAMES = ("random", "greedy", "heuristic", "strong")
 _MCTS = re.compile(r"mcts-([1-9][0-9]*)")
-# The most iterations a move `mcts-N` may search: about ten seconds a move on one core.
-MAX_MCTS_ITERATIONS = 100_000
+# The most iterations a move `mcts-N` (the kernel's search) may take: about ten seconds a move
+# on one core, and some 160 MB of tree.
+MAX_MCTS_ITERATIONS = 200_000
 
 
 class UnknownAgentError(ValueError):
     """A name that names no agent."""
 
 
+def search_budget(name: str) -> int | None:
+    """The iterations a move of `mcts-N`, None for a named agent; refuses an unknown name."""
+    if name in AGENT_NAMES:
+        return None
+    budget = _MCTS.fullmatch(name)
+    if not budget:
+        raise UnknownAgentError(
+            f"unknown agent '{name}' (choose from {', '.join(AGENT_NAMES)}, mcts-N)"
+        )
+    iterations = int(budget.group(1))
+    if iterations > MAX_MCTS_ITERATIONS:
+        raise UnknownAgentError(
+            f"agent '{name}': at most {MAX_MCTS_ITERATIONS:,} iterations a move "
+            f"(mcts-{MAX_MCTS_ITERATIONS}, about ten seconds a move)"
+        )
+    return iterations
+
+
 def make_agent(name: str, seed: int | str) -> Agent:
     """The agent a name describes, seeded."""
-    if name == "random":
-        return RandomAgent(seed)
+    iterations = search_budget(name)
+    from engine.agents.greedy import GreedyAgent
+    from engine.agents.heuristic import HeuristicAgent
+    from engine.agents.random_agent import RandomAgent
+    from engine.agents.strong import STRONG_ITERATIONS, StrongAgent
+
+    if iterations is not None:
+        return StrongAgent(iterations, seed)
+    if name == "strong":
+        return StrongAgent(STRONG_ITERATIONS, seed, name)
     if name == "greedy":
         return GreedyAgent(seed)
     if name == "heuristic":
         return HeuristicAgent(seed)
-    budget = _MCTS.fullmatch(name)
-    if budget:
-        iterations = int(budget.group(1))
-        if iterations > MAX_MCTS_ITERATIONS:
-            raise UnknownAgentError(
-                f"agent '{name}': at most {MAX_MCTS_ITERATIONS:,} iterations a move "
-                f"(mcts-{MAX_MCTS_ITERATIONS}, about ten seconds a move)"
-            )
-        return MctsAgent(iterations, seed)
-    raise UnknownAgentError(
-        f"unknown agent '{name}' (choose from {', '.join(AGENT_NAMES)}, mcts-N)"
-    )
+    return RandomAgent(seed)

@@ -7,7 +7,6 @@ import json
 
 from engine import pieces
 from engine.cli_support import EXIT_OK, BadInput, load_record, whole_number
-from engine.evaluate import DEFAULT_BUDGET, describe, move_reviews
 
 NAME = "review"
 HELP = "Judge every move of a .kgn record: class (best … blunder), expected loss, best move."
@@ -16,7 +15,9 @@ HELP = "Judge every move of a .kgn record: class (best … blunder), expected lo
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("file", metavar="FILE.kgn", help="game record to review")
     parser.add_argument(
-        "--budget", type=whole_number, default=DEFAULT_BUDGET, help="search iterations per decision"
+        "--budget",
+        type=whole_number,
+        help="search iterations per decision (default: the evaluator's budget)",
     )
     parser.add_argument("--seed", type=whole_number, default=0, help="seed of the evaluator")
     parser.add_argument(
@@ -26,6 +27,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from engine.evaluate import DEFAULT_BUDGET, describe, move_reviews  # loads the kernel
+
+    if args.budget is None:
+        args.budget = DEFAULT_BUDGET
     if args.budget < 1:
         raise BadInput(f"--budget must be at least 1, not {args.budget}")
     _, state = load_record(args.file)

@@ -6,7 +6,7 @@ import argparse
 import json
 import sys
 
-from engine.agents import UnknownAgentError, make_agent
+from engine.agents import UnknownAgentError, search_budget
 from engine.cli_support import EXIT_OK, BadInput, whole_number
 from engine.rules import DEFAULT_EDITION, EDITIONS, RulesError, rule_set
 from engine.tournament import (
@@ -48,7 +48,7 @@ def play(args: argparse.Namespace) -> list[GameResult]:
     try:
         rules = rule_set(args.edition, args.variants)
         for name in names:
-            make_agent(name, 0)
+            search_budget(name)
         if args.games < 1:
             raise BadInput(f"--games must be at least 1, not {args.games}")
         if not 2 <= args.players <= 4:

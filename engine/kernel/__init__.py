@@ -41,7 +41,16 @@ def _compile_into_cache_folder() -> None:
     before = numba.config.CACHE_DIR
     numba.config.CACHE_DIR = str(cache_folder())
     try:
-        from engine.kernel import games, play, policies, random_play, replay, scoring, stream  # noqa: F401
+        from engine.kernel import (  # noqa: F401
+            games,
+            play,
+            policies,
+            random_play,
+            replay,
+            scoring,
+            search,
+            stream,
+        )
     finally:
         numba.config.CACHE_DIR = before
 

@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from engine import pieces
 from engine.agents import AGENT_NAMES, UnknownAgentError, make_agent, play_game
-from engine.agents.mcts import MctsAgent
+from engine.agents.strong import StrongAgent
 from engine.state import TURN, Game, State
 
 
@@ -102,7 +102,7 @@ def test_greedy_beats_random_in_a_few_games() -> None:
 
 def test_names_make_agents() -> None:
     agent = make_agent("mcts-400", 1)
-    assert isinstance(agent, MctsAgent)
+    assert isinstance(agent, StrongAgent)
     assert agent.iterations == 400
     assert agent.name == "mcts-400"
     for name in AGENT_NAMES:
