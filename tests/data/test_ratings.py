@@ -80,7 +80,7 @@ def test_uncertainty_shrinks_with_games(small, large):
 
 
 def test_a_tie_counts_as_a_tie(tmp_path):
-    tied = [(g, gold) for g, gold in two_player_games(400, seed=5) if gold[0] == gold[1]]
+    tied = [(g, gold) for g, gold in two_player_games(1000, seed=5) if gold[0] == gold[1]]
     assert len(tied) >= 3, "random 2-player games tie now and then"
     lake = Lake(tmp_path)
     store_games(lake, [labelled(game, ["X", "Y"]) for game, _ in tied[:3]], SOURCE)
