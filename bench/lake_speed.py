@@ -13,7 +13,7 @@ from pathlib import Path
 from data.lake import Lake, LakeVersionError, write_table
 from data.reader import connect, execute, query_names, query_parameters
 from data.schema import all_tables
-from data.simulate import DEFAULT_BATCH, Plan, play_games, simulate, workers_count
+from data.simulate import DEFAULT_BATCH, Plan, plan_games, simulate, workers_count
 from engine.playout import random_games
 from engine.rules import rule_set
 from engine.state import Game
@@ -47,7 +47,7 @@ def _write_rate(root: Path) -> float:
     from data.rows import build_tables
 
     plan = Plan(DEFAULT_BATCH, seed=12)
-    tables = build_tables(play_games(plan, 0, plan.games), datetime.now(UTC))
+    tables = build_tables(plan_games(plan, 0, plan.games), datetime.now(UTC))
     rows = sum(t.num_rows for t in tables.values())
     with tempfile.TemporaryDirectory(dir=root) as folder:
         start = time.perf_counter()

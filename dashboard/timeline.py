@@ -20,7 +20,7 @@ from engine.turns import Turn, walk
 
 
 @dataclass(frozen=True)
-class Position:
+class ReplayPosition:
     """What the viewer shows at one ply."""
 
     ply: int
@@ -56,7 +56,7 @@ class Timeline:
         self.geometry = game.geometry
         self.names = names or [f"Player {letter}" for letter in pieces.SEAT_LETTERS[: game.players]]
         self.moves: list[PlyMove] = []
-        self.positions: list[Position] = []
+        self.positions: list[ReplayPosition] = []
         self._build()
 
     def _build(self) -> None:
@@ -177,8 +177,8 @@ def _position(
     epoch_end: bool,
     to_move: int | None,
     epoch: int | None = None,
-) -> Position:
-    return Position(
+) -> ReplayPosition:
+    return ReplayPosition(
         ply=ply,
         epoch=epoch or state.epoch,
         board=tuple(board),

@@ -67,16 +67,16 @@ class Plan:
         return seatings
 
 
-def play_game(plan: Plan, index: int) -> PlayedGame:
+def plan_game(plan: Plan, index: int) -> PlayedGame:
     """Play game `index` of the plan."""
-    return play_games(plan, index, index + 1)[0]
+    return plan_games(plan, index, index + 1)[0]
 
 
 def _game_seed(plan: Plan, index: int) -> int:
     return plan.seed * SEED_STRIDE + index
 
 
-def play_games(plan: Plan, start: int, stop: int) -> list[PlayedGame]:
+def plan_games(plan: Plan, start: int, stop: int) -> list[PlayedGame]:
     """Play games [start, stop) of the plan; those whose seats are all compiled policies
     (random, greedy, heuristic) are played by the kernel, all of a seating at once."""
     games: dict[int, PlayedGame] = {}
@@ -143,7 +143,7 @@ def play_batch(lake_root: str, run: str, plan: Plan, start: int, stop: int) -> t
     """Play games [start, stop) and stage those not known to be stored as one batch; return
     the staging folder ("" for none) and how many games were played."""
     with collector_paused():
-        fresh = new_games(play_games(plan, start, stop), _EXISTING)
+        fresh = new_games(plan_games(plan, start, stop), _EXISTING)
         staging = str(stage_games(Lake(lake_root), fresh, run)) if fresh else ""
     return staging, stop - start
 

@@ -96,8 +96,7 @@ class Searcher:
         found = np.zeros(actions, dtype=np.int64)
         visits = np.zeros(actions, dtype=np.int64)
         values = np.zeros(actions, dtype=np.float64)
-        lite = search.scoring_rules(rules)
-        count = search.search(root, work, rules, lite, holds, self.iterations, seed,
+        count = search.search(root, work, rules, holds, self.iterations, seed,
                               self.settings, tree, forced, found, visits, values)  # fmt: skip
         searched = [k for k in range(count) if visits[k] > 0]
         return StrongResult(

@@ -16,50 +16,23 @@ import numba
 import numpy as np
 
 from engine.kernel.layout import (
-    CASTLE,
-    DRAGON,
     DRAWN,
-    EMPTY,
     EPOCH,
     EPOCHS,
-    GOLD_MINE,
-    KIND,
-    MOUNTAIN,
     OVER,
-    PENDING,
     PHASE,
     PLACE,
     PLAYERS,
-    RANK,
-    ROWS,
-    SCORE_AS_YOU_GO,
-    SEAT,
     SUPPLY_SIZE,
     TO_MOVE,
     TURN,
-    VALUE,
-    WIZARD,
 )
 from engine.kernel.play import (
-    CASTLE_1,
-    CHOOSE,
-    DRAW,
-    PASS,
-    PLACE_DRAWN,
-    START,
-    action_block,
     apply_action,
     chance_outcomes,
     legal_actions,
 )
-from engine.kernel.scoring import (
-    add_line_gold,
-    castle_rank,
-    effective_ranks,
-    score_gold,
-    wizard_cell,
-)
-from engine.kernel.tables import KernelRules
+from engine.kernel.policies import action_values, projected_gold, unseen_by
 
 # Slots of the `settings` array a search is given.
 EXPLORATION = 0  # UCB constant on win_share rewards in [0, 1]
@@ -69,31 +42,13 @@ SETTINGS = 3
 
 DEFAULT_SETTINGS = (0.2, 0.3, 0.0)
 
-# The leaf's outlook and the move order: the heuristic agent's constants (agents/heuristic.py).
-RISK_PER_EMPTY = 0.35
-LATER_VALUE_EPOCH_1 = 4.0
-LATER_VALUE_EPOCH_2 = 2.0
-HOLD_PER_EMPTY = 0.25
+# The leaf's outlook beyond the heuristic's projection (as engine/agents/mcts.py's).
 RESERVE_PER_RANK = 8.0
 EPOCH_SPREAD = 25.0
 
 NO_NODE = -1
 MAX_DEPTH = 4096  # the longest path an iteration walks
 POOL_PER_ITERATION = 64  # candidates a node lists, on average over a search
-
-
-class ScoringRules(NamedTuple):
-    """The arrays scoring.py's functions read, alone: a compiled call increments the count of
-    every array it is handed, and the search's inner loops call them hundreds of times."""
-
-    lines: np.ndarray
-    pieces: np.ndarray
-    neighbours: np.ndarray
-    cell_lines: np.ndarray
-
-
-def scoring_rules(rules: KernelRules) -> ScoringRules:
-    return ScoringRules(rules.lines, rules.pieces, rules.neighbours, rules.cell_lines)
 
 
 class Tree(NamedTuple):
@@ -132,131 +87,34 @@ def new_tree(iterations: int, seats: int, actions: int) -> Tree:
 
 
 @numba.njit(cache=True)
-def segment_outlook(board, lite, rows, empty, dragon, mine) -> None:
-    """Per cell (row 0, column 1): the empty cells, dragon and gold mine of its segment."""
-    pieces = lite.pieces
-    for line in range(lite.lines.shape[0]):
-        side = 0 if line < rows else 1
-        cells = lite.lines[line]
-        start = 0
-        length = 0
-        while length < cells.shape[0] and cells[length] >= 0:
-            length += 1
-        for position in range(length + 1):
-            if position < length and pieces[board[cells[position]], KIND] != MOUNTAIN:
-                continue
-            holes = 0
-            has_dragon = has_mine = False
-            for k in range(start, position):
-                kind = pieces[board[cells[k]], KIND]
-                holes += board[cells[k]] == 0
-                has_dragon |= kind == DRAGON
-                has_mine |= kind == GOLD_MINE
-            for k in range(start, position):
-                empty[side, cells[k]] = holes
-                dragon[side, cells[k]] = has_dragon
-                mine[side, cells[k]] = has_mine
-            start = position + 1
-
-
-@numba.njit(cache=True)
-def expected_fill(state, pieces, players, viewer) -> float:
-    """The expected value a still-empty cell adds to its segments' base (as the heuristic's)."""
-    total = 0
-    value = 0.0
-    for tile in range(1, state.supply.shape[0]):
-        unseen = state.supply[tile]
-        for seat in range(players):
-            if seat != viewer and state.held[seat] == tile:
-                unseen += 1
-        total += unseen
-        value += unseen * pieces[tile, VALUE]
-    empties = state.scalars[EMPTY]
-    if total == 0 or empties == 0:
-        return 0.0
-    to_come = state.castles.sum()
-    share = min(1.0, max(0.0, (empties - to_come / 2) / empties))
-    return value / total * share
-
-
-@numba.njit(cache=True, inline="always")
-def castle_outlook(effective, rank, cell, expected, empty, dragon, mine, placed, epoch) -> float:
-    """What a castle's lines are likely to add by the epoch's end, less a risk charge, less (for
-    one still held) what its rank would earn later."""
-    others_open = 0 if placed else 1
-    future = 0.0
-    open_cells = 0
-    for side in range(2):
-        holes = empty[side, cell] - others_open
-        open_cells += holes
-        fill = expected * holes
-        if dragon[side, cell]:
-            fill = min(fill, 0.0)
-        future += fill * (2 if mine[side, cell] else 1)
-    outlook = effective * future - RISK_PER_EMPTY * effective * effective * open_cells
-    if rank >= 2 and not placed:
-        if epoch == 1:
-            outlook -= rank * LATER_VALUE_EPOCH_1
-        elif epoch == 2:
-            outlook -= rank * LATER_VALUE_EPOCH_2
-    return outlook
-
-
-@numba.njit(cache=True)
-def standing_gold(state, lite, players, score_as_you_go, totals) -> None:
-    """Each seat's gold if the epoch ended now (banked plus the board as it stands)."""
-    for seat in range(players):
-        totals[seat] = state.gold[seat]
-    phase = state.scalars[PHASE]
-    if score_as_you_go or not (phase == TURN or phase == DRAWN or phase == PLACE):
-        return
-    now = np.zeros(state.gold.shape[0], dtype=np.int64)
-    score_gold(state.board, lite, now)
-    for seat in range(players):
-        totals[seat] += now[seat]
-
-
-@numba.njit(cache=True)
-def leaf_win_shares(state, rules, lite, reward) -> None:
-    """Each seat's expected win_share: exact when the game is over, else a logistic of its gold
-    as it stands plus its castles' outlook and held ranks, the spread widening with the epochs
-    left (the leaf evaluation; mcts.py's)."""
+def leaf_win_shares(state, rules, reward) -> None:
+    """Each seat's expected win_share: exact when the game is over, else a logistic of the
+    heuristic's projected gold (engine/kernel/policies.py) plus its held ranks, the spread
+    widening with the epochs left."""
     players = rules.params[PLAYERS]
-    strength = np.zeros(players, dtype=np.float64)
-    standing_gold(state, lite, players, rules.params[SCORE_AS_YOU_GO], strength)
     phase = state.scalars[PHASE]
+    strength = np.zeros(state.gold.shape[0], dtype=np.float64)
+    if phase == TURN or phase == DRAWN or phase == PLACE:
+        unseen = np.zeros(state.supply.shape[0], dtype=np.int64)
+        unseen_by(state, state.scalars[TO_MOVE], unseen)
+        projected_gold(state, rules, unseen, strength)
+    else:
+        for seat in range(players):
+            strength[seat] = state.gold[seat]
     if phase == OVER:
-        best = strength.max()
+        best = strength[:players].max()
         winners = 0
         for seat in range(players):
             winners += strength[seat] == best
         for seat in range(players):
             reward[seat] = 1.0 / winners if strength[seat] == best else 0.0
         return
-    board = state.board
-    pieces = lite.pieces
-    if phase == TURN or phase == DRAWN or phase == PLACE:
-        cells = board.shape[0]
-        empty = np.zeros((2, cells), dtype=np.int64)
-        dragon = np.zeros((2, cells), dtype=np.bool_)
-        mine = np.zeros((2, cells), dtype=np.bool_)
-        segment_outlook(board, lite, rules.params[ROWS], empty, dragon, mine)
-        expected = expected_fill(state, pieces, players, state.scalars[TO_MOVE])
-        wizard = wizard_cell(board, lite)
-        epoch = state.scalars[EPOCH]
-        for cell in range(cells):
-            piece = board[cell]
-            if pieces[piece, KIND] == CASTLE:
-                effective = castle_rank(board, cell, wizard, lite)
-                strength[pieces[piece, SEAT]] += castle_outlook(
-                    effective, pieces[piece, RANK], cell, expected, empty, dragon, mine, True, epoch
-                )
     epochs_left = rules.params[EPOCHS] - state.scalars[EPOCH] + 1
     spread = EPOCH_SPREAD * math.sqrt(max(epochs_left, 1))
     for seat in range(players):
         for rank in range(1, 4):
             strength[seat] += RESERVE_PER_RANK * (rank + 1) * state.castles[seat, rank]
-    top = strength.max()
+    top = strength[:players].max()
     total = 0.0
     for seat in range(players):
         reward[seat] = math.exp((strength[seat] - top) / spread)
@@ -266,128 +124,13 @@ def leaf_win_shares(state, rules, lite, reward) -> None:
 
 
 @numba.njit(cache=True)
-def lines_gold(board, lite, rank, cell, gold, ranks) -> None:
-    """Each seat's gold from the row and the column through `cell`, into `gold` (zeroed)."""
-    gold[:] = 0
-    for line in lite.cell_lines[cell]:
-        add_line_gold(board, line, rank, lite, gold, ranks)
-
-
-@numba.njit(cache=True)
-def piece_gains(board, lite, rank, wizard, cell, piece, before, gains, ranks) -> int:
-    """Each seat's gold change (into `gains`) from putting `piece` on the empty `cell`, given
-    the gold of its lines `before`; the board is left as it was. Returns the piece's effective
-    castle rank there (0 for a tile)."""
-    board[cell] = piece
-    if lite.pieces[piece, KIND] == WIZARD:  # the wizard changes ranks beyond its lines
-        ranks[:] = 0
-        gains[:] = 0
-        score_gold(board, lite, gains)
-        board[cell] = 0
-        score_gold(board, lite, ranks)
-        for seat in range(gains.shape[0]):
-            gains[seat] -= ranks[seat]
-            ranks[seat] = 0
-        return 0
-    effective = castle_rank(board, cell, wizard, lite)
-    rank[cell] = effective
-    lines_gold(board, lite, rank, cell, gains, ranks)
-    board[cell] = 0
-    rank[cell] = 0
-    for seat in range(gains.shape[0]):
-        gains[seat] -= before[cell, seat]
-    return effective
-
-
-@numba.njit(cache=True, inline="always")
-def margin(totals, gains, seat, players) -> float:
-    """Own gold minus the best opponent's, after the gains."""
-    best_other = -1e18
-    for other in range(players):
-        if other != seat:
-            best_other = max(best_other, totals[other] + gains[other])
-    return totals[seat] + gains[seat] - best_other
-
-
-@numba.njit(cache=True)
-def best_tile_margin(board, lite, rank, wizard, tile, before, totals, seat, players, gains, ranks):
-    """The best margin placing `tile` on some empty cell reaches."""
-    best = -1e18
-    for cell in range(board.shape[0]):
-        if board[cell] == 0:
-            piece_gains(board, lite, rank, wizard, cell, tile, before, gains, ranks)
-            best = max(best, margin(totals, gains, seat, players))
-    return best
-
-
-@numba.njit(cache=True)
-def order_values(state, rules, lite, actions, count, values, value_draw) -> None:
-    """The heuristic agent's value of each candidate (the greedy margin plus its habits), for
-    the move order; a draw is valued first of all unless `value_draw` asks its expectation."""
-    seat = state.scalars[TO_MOVE]
-    players = rules.params[PLAYERS]
-    board = state.board
-    cells = board.shape[0]
-    seats = state.gold.shape[0]
-    totals = np.zeros(seats, dtype=np.float64)
-    standing_gold(state, lite, players, rules.params[SCORE_AS_YOU_GO], totals)
-    rank = np.zeros(cells, dtype=np.int64)
-    effective_ranks(board, lite, rank)
-    wizard = wizard_cell(board, lite)
-    gains = np.zeros(seats, dtype=np.int64)
-    ranks = np.zeros(seats, dtype=np.int64)
-    before = np.zeros((cells, seats), dtype=np.int64)
-    for cell in range(cells):
-        if board[cell] == 0:
-            lines_gold(board, lite, rank, cell, before[cell], ranks)
-    empty = np.zeros((2, cells), dtype=np.int64)
-    dragon = np.zeros((2, cells), dtype=np.bool_)
-    mine = np.zeros((2, cells), dtype=np.bool_)
-    segment_outlook(board, lite, rules.params[ROWS], empty, dragon, mine)
-    expected = expected_fill(state, lite.pieces, players, seat)
-    epoch = state.scalars[EPOCH]
-    hold_value = HOLD_PER_EMPTY * (state.scalars[EMPTY] - 2 * players)
-    first_ids = rules.actions
-    for index in range(count):
-        action = actions[index]
-        block = action_block(rules, action)
-        at = action - first_ids[block]
-        if CASTLE_1 <= block < CASTLE_1 + 4:
-            piece = rules.castle_code[seat, block - CASTLE_1]
-            effective = piece_gains(board, lite, rank, wizard, at, piece, before, gains, ranks)
-            values[index] = margin(totals, gains, seat, players) + castle_outlook(
-                effective, block - CASTLE_1 + 1, at, expected, empty, dragon, mine, False, epoch
-            )
-        elif block == START or block == PLACE_DRAWN:
-            piece = state.held[seat] if block == START else state.scalars[PENDING]
-            piece_gains(board, lite, rank, wizard, at, piece, before, gains, ranks)
-            values[index] = margin(totals, gains, seat, players)
-            if block == START:
-                values[index] -= hold_value
-        elif block == DRAW:
-            if not value_draw:
-                values[index] = 1e18
-                continue
-            total = 0.0
-            weight = 0
-            for tile in range(1, state.supply.shape[0]):
-                unseen = state.supply[tile]
-                for other in range(players):
-                    if other != seat and state.held[other] == tile:
-                        unseen += 1
-                if unseen:
-                    total += unseen * best_tile_margin(
-                        board, lite, rank, wizard, tile, before, totals, seat, players, gains,
-                        ranks,
-                    )  # fmt: skip
-                    weight += unseen
-            values[index] = total / weight
-        elif block == CHOOSE:
-            values[index] = best_tile_margin(
-                board, lite, rank, wizard, at, before, totals, seat, players, gains, ranks
-            )
-        elif block == PASS:
-            values[index] = 0.0
+def order_values(state, rules, actions, count, values, value_draw) -> None:
+    """The heuristic policy's value of each candidate, for the move order; a draw is valued
+    first of all unless `value_draw` asks its expectation."""
+    unseen = np.zeros(state.supply.shape[0], dtype=np.int64)
+    unseen_by(state, state.scalars[TO_MOVE], unseen)
+    draw_value = np.nan if value_draw else 1e18
+    action_values(state, rules, unseen, actions, count, True, draw_value, values)
 
 
 # ---------------------------------------------------------------- the search
@@ -440,11 +183,11 @@ def copy_state(source, target) -> None:
 
 
 @numba.njit(cache=True)
-def expand(tree, node, state, rules, lite, pool_used, scratch, values, value_draw) -> int:
+def expand(tree, node, state, rules, pool_used, scratch, values, value_draw) -> int:
     """List a decision node's legal actions into the pool, best first; returns the pool used."""
     count = legal_actions(state, rules, scratch)
     if count > 1:
-        order_values(state, rules, lite, scratch, count, values, value_draw)
+        order_values(state, rules, scratch, count, values, value_draw)
         order = np.argsort(-values[:count], kind="mergesort")
     else:
         order = np.zeros(1, dtype=np.int64)
@@ -504,10 +247,10 @@ def chance_child(tree, node, outcome, used) -> tuple[int, int]:
 
 
 @numba.njit(cache=True)
-def search(root, work, rules, lite, holds, iterations, seed, settings, tree, include, root_actions,
+def search(root, work, rules, holds, iterations, seed, settings, tree, include, root_actions,
            root_visits, root_values) -> int:  # fmt: skip
-    """Search `iterations` times from `root` as its seat to move sees it (`lite`: its rules'
-    `scoring_rules`; other seats' starting tiles in the supply, `holds` saying who holds one);
+    """Search `iterations` times from `root` as its seat to move sees it (other seats'
+    starting tiles in the supply, `holds` saying who holds one);
     `include` actions (-1 padded) are searched whatever their rank. Writes every root candidate,
     its visits and its expected win_share for the seat; returns how many candidates there are."""
     np.random.seed(seed)
@@ -527,7 +270,7 @@ def search(root, work, rules, lite, holds, iterations, seed, settings, tree, inc
     new_node(tree, 0)
     copy_state(root, work)
     determinise(work, rules, viewer, holds)  # the supply's true size decides whether to draw
-    pool_used = expand(tree, 0, work, rules, lite, 0, scratch, values, True)
+    pool_used = expand(tree, 0, work, rules, 0, scratch, values, True)
     always_open = 1
     first = tree.first[0]
     for k in range(include.shape[0]):  # bring forced actions just behind the best one
@@ -555,9 +298,7 @@ def search(root, work, rules, lite, holds, iterations, seed, settings, tree, inc
                 if tree.first[node] == NO_NODE:
                     if pool_used + scratch.shape[0] > pool:
                         break
-                    pool_used = expand(
-                        tree, node, work, rules, lite, pool_used, scratch, values, False
-                    )
+                    pool_used = expand(tree, node, work, rules, pool_used, scratch, values, False)
                 seat = s[TO_MOVE]
                 slot = select(
                     tree, node, seat, widening, exploration, always_open if node == 0 else 1
@@ -575,7 +316,7 @@ def search(root, work, rules, lite, holds, iterations, seed, settings, tree, inc
             node = child
             depth += 1
             path[depth] = node
-        leaf_win_shares(work, rules, lite, reward)
+        leaf_win_shares(work, rules, reward)
         for k in range(depth + 1):
             visited = path[k]
             tree.visits[visited] += 1

@@ -13,7 +13,7 @@ from data.lake import Lake
 from data.ratings import fit, of_player_count, outcomes, ratings
 from data.reader import connect
 from data.rows import PlayedGame
-from data.simulate import SOURCE, Plan, play_games
+from data.simulate import SOURCE, Plan, plan_games
 from data.store import store_games
 
 PAIRINGS = (("A", "B"), ("B", "C"))  # (winner, loser): A never meets C
@@ -21,7 +21,7 @@ PAIRINGS = (("A", "B"), ("B", "C"))  # (winner, loser): A never meets C
 
 def two_player_games(count: int, seed: int) -> list[tuple[PlayedGame, list[int]]]:
     """Real 2-player games of the kernel with each seat's final gold."""
-    played = play_games(Plan(count, players=(2,), seed=seed), 0, count)
+    played = plan_games(Plan(count, players=(2,), seed=seed), 0, count)
     return [
         (game, [sum(gains) for gains in zip(*game.epoch_gains, strict=True)]) for game in played
     ]

@@ -16,7 +16,7 @@ from data.lake import MANIFEST, Lake, LakeVersionError
 from data.reader import connect, execute
 from data.schema import SCHEMA_VERSION
 from data.simulate import SOURCE as SIMULATED
-from data.simulate import Plan, play_game, simulate
+from data.simulate import Plan, plan_game, simulate
 from data.store import store_games
 from tests.lakes import RECORDS
 
@@ -48,7 +48,7 @@ def test_simulate_serial_forked_and_store_games_store_the_same_rows(tmp_path) ->
     serial, forked, direct = (Lake(tmp_path / name) for name in ("serial", "forked", "direct"))
     assert simulate(serial, PLAN, workers=1, progress=False).added == PLAN.games
     assert simulate(forked, PLAN, workers=2, progress=False).added == PLAN.games
-    games = [play_game(PLAN, index) for index in range(PLAN.games)]
+    games = [plan_game(PLAN, index) for index in range(PLAN.games)]
     assert store_games(direct, games, SIMULATED).added == PLAN.games
     _assert_same_rows(serial, direct)
     _assert_same_rows(serial, forked, STORED)  # aggregates per batch: forked makes smaller ones
@@ -84,7 +84,7 @@ def test_an_upload_is_parsed_in_memory_and_a_bad_one_named_where_it_fails(
 
 def test_stored_actions_are_the_games_and_rebuild_its_record(tmp_path) -> None:
     lake = Lake(tmp_path)
-    played = [play_game(PLAN, index) for index in range(PLAN.games)]
+    played = [plan_game(PLAN, index) for index in range(PLAN.games)]
     recorded = [played_from_record(path) for path in sorted(RECORDS.glob("*.kgn"))]
     store_games(lake, played, SIMULATED)
     store_games(lake, recorded, RECORDED)
