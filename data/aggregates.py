@@ -426,6 +426,8 @@ def _games(batch: _Batch) -> pa.Table:
         led, led_last = leads[kept, epoch], leads[kept, 3]
         sole = (led > 0) & ((led & (led - 1)) == 0)
         sums += [sole.astype(np.float64), (sole & ((led & led_last) > 0)).astype(np.float64)]
+    decisions = sums[5]
+    sums += [decisions**2, decisions * sums[0]]
     return _aggregate("agg_games", keys, sums)
 
 

@@ -139,7 +139,8 @@ WHERE (agent IS NULL OR s.agent = agent)
 """
 
 # The 95% intervals (engine/stats.py), `z95()` filled in from the engine's constant: the
-# standard error of a mean from count, sum and sum of squares, its half width, and a Wilson
+# standard error of a mean from count, sum and sum of squares, its half width, the half width
+# of a ratio of sums Σx/Σy over n games (delta method: each game one observation), and a Wilson
 # bound (`bound` −1 for the lower end, +1 for the upper; NULL without observations).
 INTERVAL_MACROS = f"""
 CREATE MACRO z95() AS CAST({stats.Z95!r} AS DOUBLE);
@@ -148,6 +149,10 @@ CREATE MACRO standard_error(n, total, total_sq) AS
     sqrt(greatest(total_sq - total * total / n, 0) / nullif(n - 1, 0) / n);
 
 CREATE MACRO half_width(n, total, total_sq) AS z95() * standard_error(n, total, total_sq);
+
+CREATE MACRO ratio_half_width(n, x, y, x_sq, xy, y_sq) AS
+    z95() * sqrt(greatest(x_sq - 2 * (x / y) * xy + (x / y) ^ 2 * y_sq, 0) / nullif(n - 1, 0) / n)
+        / (y / n);
 
 CREATE MACRO wilson(hits, n, bound) AS
     CASE WHEN n > 0 THEN least(1, greatest(0,

@@ -114,6 +114,7 @@ SUMMARY_COLUMNS = {
     "mean_plies": "plies per game",
     "plies_half_width": "plies ±",
     "decision_share": "decision moves",
+    "decision_half_width": "decision moves ±",
 }
 
 
@@ -133,11 +134,12 @@ def summary_table(summary: pl.DataFrame) -> None:
             "decision moves": st.column_config.NumberColumn(
                 format="percent", help=definitions.DECISION_MOVES
             ),
+            "decision moves ±": percent,
         },
     )
     st.caption(
-        f"Decision moves: {definitions.DECISION_MOVES} No interval: the lake's aggregates keep "
-        "turn counts per batch, not per game, and the turns of one game are not independent."
+        f"Decision moves: {definitions.DECISION_MOVES} Its interval counts each game once, as "
+        "the turns of one game are not independent."
     )
 
 

@@ -1,5 +1,6 @@
 -- Games by rules, line-up of agents, lead changes and comebacks, with their lengths and their
--- decision moves, turns with more than one legal action, their winning margins, and the games
+-- decision moves, turns with more than one legal action (with the per-game sums their ratio's
+-- interval needs), their winning margins, and the games
 -- with one seat alone in the lead after epoch 1 or 2 and how many that seat went on to win
 -- (most gold after epoch 3, alone or tied) (lake summary, lead changes, comebacks, duration,
 -- leader wins, balance headline).
@@ -63,7 +64,9 @@ SELECT g.edition, g.variant, g.players, g.created, o.agents, c.lead_changes,
        count(*) FILTER (WHERE o.victory_margin < 5) AS close_games,
        sum(g.plies ^ 2) AS sumsq_plies, sum(o.victory_margin ^ 2) AS sumsq_victory_margin,
        sum(coalesce(sl.led_1, 0)) AS sole_leads_1, sum(coalesce(sl.won_1, 0)) AS leader_won_1,
-       sum(coalesce(sl.led_2, 0)) AS sole_leads_2, sum(coalesce(sl.won_2, 0)) AS leader_won_2
+       sum(coalesce(sl.led_2, 0)) AS sole_leads_2, sum(coalesce(sl.won_2, 0)) AS leader_won_2,
+       sum(CAST(l.decisions AS DOUBLE) ^ 2) AS sumsq_decisions,
+       sum(CAST(l.decisions AS DOUBLE) * g.plies) AS sum_decisions_plies
 FROM games g JOIN outcomes o USING (game_id) JOIN changes c USING (game_id)
 JOIN lengths l USING (game_id) LEFT JOIN sole_leads sl USING (game_id)
 GROUP BY ALL

@@ -3,7 +3,7 @@
 -- taken per game: the seats of one game are not independent), mean winning margin, share of
 -- games won by less than 5 gold, mean plies, with 95% intervals (means ± z·SE, the share a
 -- Wilson interval). `decision_share`: decision moves, the share of turns with more than one
--- legal action (the aggregates keep no per-game counts of them, so it has no interval).
+-- legal action, with the half width of that ratio taken per game (its turns are not independent).
 -- Filters (NULL = all): $edition $variant $players $source $date_from $date_to.
 WITH gaps AS (
     SELECT players, first_position, second_position, sum(n) AS n,
@@ -22,7 +22,8 @@ sums AS (
     SELECT players, sum(n) AS n, sum(sum_victory_margin) AS margin,
            sum(sumsq_victory_margin) AS margin_sq, sum(close_games) AS close_games,
            sum(sum_plies) AS plies, sum(sumsq_plies) AS plies_sq,
-           sum(sum_decisions) / sum(sum_plies) AS decision_share
+           sum(sum_decisions) AS decisions, sum(sumsq_decisions) AS decisions_sq,
+           sum(sum_decisions_plies) AS decisions_plies
     FROM agg_games WHERE kept(edition, variant, players, source, created,
          $edition, $variant, $players, $source, $date_from, $date_to)
     GROUP BY ALL
@@ -36,6 +37,8 @@ SELECT s.players, CAST(s.n AS BIGINT) AS games,
        wilson(s.close_games, s.n, -1) AS close_game_low,
        wilson(s.close_games, s.n, 1) AS close_game_high,
        s.plies / s.n AS mean_plies, half_width(s.n, s.plies, s.plies_sq) AS plies_half_width,
-       s.decision_share
+       s.decisions / s.plies AS decision_share,
+       ratio_half_width(s.n, s.decisions, s.plies, s.decisions_sq, s.decisions_plies, s.plies_sq)
+           AS decision_half_width
 FROM sums s JOIN widest w USING (players)
 ORDER BY s.players

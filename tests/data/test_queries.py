@@ -4,15 +4,19 @@ from __future__ import annotations
 
 from collections import defaultdict
 
+import numpy as np
 import polars as pl
 import pytest
 
 from data.importer import import_records
 from data.lake import Lake
 from data.reader import QueryError, connect, execute, query_names, query_parameters
+from data.simulate import SOURCE, Plan, plan_games
+from data.store import store_games
 from engine import pieces
 from engine.record import read_record_file
 from engine.scoring import score_breakdown
+from engine.state import Game
 from engine.turns import Turn, walk
 from tests.data.turns import most_legal_actions
 from tests.lakes import RECORDS
@@ -158,22 +162,47 @@ def test_unknown_parameter_is_refused(tiny):
         execute(tiny, "cell_castle_yield", {"colour": "red"})
 
 
+def _turns_and_decisions(game, history) -> tuple[int, int]:
+    """A game's turns, and those whose mover had more than one legal action at one of its
+    decisions, as the engine lists them along each turn."""
+    turns = [item for item in walk(game, history) if isinstance(item, Turn)]
+    return len(turns), sum(most_legal_actions(turn) > 1 for turn in turns)
+
+
 def test_decision_moves(tiny, games):
-    """Decision moves: the share of turns whose mover had more than one legal action at one
-    of its decisions, as the engine lists them along each turn of the records."""
-    turns, decisions = defaultdict(int), defaultdict(int)
+    """Decision moves: the share of turns with more than one legal action, per player count."""
+    counts = defaultdict(lambda: np.zeros(2))
     for game in games:
-        players = game["record"].game.players
-        for item in walk(game["record"].game, game["state"].history):
-            if isinstance(item, Turn):
-                turns[players] += 1
-                decisions[players] += most_legal_actions(item) > 1
-    assert any(decisions[p] < turns[p] for p in turns)  # the records hold forced turns too
-    expected = {p: decisions[p] / turns[p] for p in turns}
+        record = game["record"]
+        counts[record.game.players] += _turns_and_decisions(record.game, game["state"].history)
+    assert any(decisions < turns for turns, decisions in counts.values())  # forced turns too
+    expected = {players: decisions / turns for players, (turns, decisions) in counts.items()}
     summary = execute(tiny, "balance_summary")
     assert dict(summary.select("players", "decision_share").iter_rows()) == pytest.approx(expected)
     whole = execute(tiny, "duration").filter(epoch=0)
     assert dict(whole.select("players", "decision_share").iter_rows()) == pytest.approx(expected)
+
+
+def test_decision_moves_interval_counts_each_game_once(tmp_path):
+    """The decision share's 95% half width is the delta method's for a ratio of sums over
+    games, each game one observation (metrics: every rate has an interval)."""
+    played = plan_games(Plan(40, players=(2, 3)), 0, 40)
+    store_games(Lake(tmp_path), played, SOURCE)
+    per_game = defaultdict(list)
+    for game in played:
+        per_game[game.players].append(
+            _turns_and_decisions(Game(game.players, game.rules), list(game.actions))
+        )
+    expected = {}
+    for players, counts in per_game.items():
+        turns, decisions = np.array(counts, dtype=float).T
+        ratio, n = decisions.sum() / turns.sum(), len(turns)
+        spread = ((decisions - ratio * turns) ** 2).sum() / (n - 1)
+        expected[players] = Z * np.sqrt(spread / n) / turns.mean()
+    summary = execute(connect(Lake(tmp_path)), "balance_summary")
+    shown = dict(summary.select("players", "decision_half_width").iter_rows())
+    assert shown == pytest.approx(expected)
+    assert all(width > 0 for width in shown.values())
 
 
 Z = 1.959964  # the metrics definitions' z for 95% intervals
