@@ -17,7 +17,7 @@ import streamlit as st
 from data.console import ROW_CAP, console_schema, run_console
 from data.lake import MANIFEST, Lake, lake_path
 from data.ratings import FILTERS as RATING_FILTERS
-from data.ratings import Outcome, fit, of_player_count, outcomes
+from data.ratings import Placings, fit, of_player_count, outcomes
 from data.reader import QueryError, connect, execute, query_parameters
 
 __all__ = [
@@ -85,7 +85,7 @@ def fetch_all(*requests: tuple[str, Mapping[str, object]]) -> list[pl.DataFrame]
 @st.cache_data(max_entries=64, show_spinner=False)
 def _cached_outcomes(
     version: str, params: tuple[tuple[str, object], ...]
-) -> dict[int, dict[Outcome, int]]:
+) -> dict[int, dict[Placings, int]]:
     return outcomes(_connection(version), dict(params))
 
 

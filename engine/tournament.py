@@ -7,11 +7,11 @@ seats rotating from game to game. Standings give each agent's mean win_share wit
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from itertools import combinations, combinations_with_replacement
 from multiprocessing import Pool
+from typing import TYPE_CHECKING
 
 from engine.agents import make_agent, play_game
 from engine.outcome import Outcome
@@ -19,8 +19,8 @@ from engine.rules import RuleSet
 from engine.state import Game
 from engine.stats import wilson_interval
 
-ELO_BASE = 1500.0
-ELO_SCALE = 400.0 / math.log(10)
+if TYPE_CHECKING:
+    from engine.ratings import Placings, Rating
 
 
 @dataclass(frozen=True)
@@ -51,7 +51,7 @@ class Standing:
     games: int
     win_share: float
     ci95: tuple[float, float]
-    elo: float
+    rating: Rating | None  # None for an agent that met only itself
 
 
 @dataclass(frozen=True)
@@ -139,51 +139,34 @@ def head_to_head(results: Iterable[GameResult]) -> dict[tuple[str, str], list[fl
     return scores
 
 
-def elo_ratings(results: Sequence[GameResult], iterations: int = 200) -> dict[str, float]:
-    """Bradley–Terry strengths fitted by minorisation–maximisation, on the Elo scale.
+def ratings(results: Sequence[GameResult]) -> dict[str, Rating]:
+    """Each agent's Bradley–Terry rating from the games' outcomes (engine/ratings.py)."""
+    from engine.ratings import fit_ratings  # numpy: not on the path of `kingdoms --help`
 
-    Every pair of agents also gets one virtual drawn game, so that a perfect record still
-    gives a finite rating; ratings average 1500.
-    """
-    pairs = head_to_head(results)
-    names = sorted({a for pair in pairs for a in pair})
-    if not names:
-        return {}
-    wins = {n: 0.0 for n in names}
-    meetings: dict[tuple[str, str], float] = {}
-    for (a, b), scores in pairs.items():
-        wins[a] += sum(scores) + 0.5
-        meetings[(a, b)] = len(scores) + 1.0
-    strength = {n: 1.0 for n in names}
-    for _ in range(iterations):
-        updated = {}
-        for a in names:
-            denominator = sum(
-                count / (strength[a] + strength[b])
-                for (first, b), count in meetings.items()
-                if first == a
-            )
-            updated[a] = wins[a] / denominator if denominator else strength[a]
-        mean_log = sum(math.log(s) for s in updated.values()) / len(names)
-        strength = {n: math.exp(math.log(s) - mean_log) for n, s in updated.items()}
-    return {n: ELO_BASE + ELO_SCALE * math.log(strength[n]) for n in names}
+    counts: dict[Placings, int] = {}
+    for result in results:
+        ranks = Outcome.of(result.gold).ranks
+        seats = sorted(zip(ranks, result.table.agents, strict=True))
+        outcome = tuple(((False, agent), rank) for rank, agent in seats)
+        counts[outcome] = counts.get(outcome, 0) + 1
+    return {rating.player[1]: rating for rating in fit_ratings(counts)}
 
 
 def standings(results: Sequence[GameResult]) -> dict[str, Standing]:
-    """Per agent: seat-games played, mean win_share with its Wilson interval, and Elo."""
+    """Per agent: seat-games played, mean win_share with its Wilson interval, and its rating."""
     share_sums: dict[str, float] = {}
     games: dict[str, int] = {}
     for result in results:
         for name, share in zip(result.table.agents, result.win_shares, strict=True):
             share_sums[name] = share_sums.get(name, 0.0) + share
             games[name] = games.get(name, 0) + 1
-    elo = elo_ratings(results)
+    rated = ratings(results)
     return {
         name: Standing(
             games=games[name],
             win_share=share_sums[name] / games[name],
             ci95=wilson_interval(share_sums[name], games[name]),
-            elo=elo.get(name, ELO_BASE),
+            rating=rated.get(name),
         )
         for name in games
     }

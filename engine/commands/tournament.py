@@ -69,12 +69,14 @@ def report(args: argparse.Namespace, results: list[GameResult]) -> int:
     if args.json:
         print(json.dumps(_as_json(table, pairings)))
         return EXIT_OK
-    print(f"{'agent':<14}{'games':>7}{'win_share':>11}{'95% interval':>17}{'elo':>7}")
-    for name, standing in sorted(table.items(), key=lambda item: -item[1].elo):
+    print(f"{'agent':<14}{'games':>7}{'win_share':>11}{'95% interval':>17}{'rating':>14}")
+    for name, standing in sorted(table.items(), key=lambda item: -_rating(item[1])):
         low, high = standing.ci95
+        rated = standing.rating
+        rating = f"{rated.rating:.0f} ± {rated.half_width:.0f}" if rated else "—"
         print(
             f"{name:<14}{standing.games:>7}{standing.win_share:>11.3f}"
-            f"{f'[{low:.3f}, {high:.3f}]':>17}{standing.elo:>7.0f}"
+            f"{f'[{low:.3f}, {high:.3f}]':>17}{rating:>14}"
         )
     for pairing in pairings:
         low, high = pairing.ci95
@@ -86,6 +88,10 @@ def report(args: argparse.Namespace, results: list[GameResult]) -> int:
     return EXIT_OK
 
 
+def _rating(standing: Standing) -> float:
+    return standing.rating.rating if standing.rating else float("-inf")
+
+
 def _as_json(table: dict[str, Standing], pairings: list[PairingScore]) -> dict[str, object]:
     return {
         "agents": {
@@ -93,7 +99,8 @@ def _as_json(table: dict[str, Standing], pairings: list[PairingScore]) -> dict[s
                 "games": s.games,
                 "win_share": round(s.win_share, 4),
                 "ci95": [round(s.ci95[0], 4), round(s.ci95[1], 4)],
-                "elo": round(s.elo, 1),
+                "rating": round(s.rating.rating, 1) if s.rating else None,
+                "rating_half_width": round(s.rating.half_width, 1) if s.rating else None,
             }
             for name, s in table.items()
         },

@@ -1,4 +1,4 @@
-"""Tournaments: schedules with rotating seats, Elo, and a run end to end."""
+"""Tournaments: schedules with rotating seats, ratings, and a run end to end."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from engine.rules import RuleSet
 from engine.tournament import (
     GameResult,
     TableGame,
-    elo_ratings,
+    ratings,
     run_tournament,
     schedule,
     standings,
@@ -36,12 +36,13 @@ def _result(agents: tuple[str, ...], gold: tuple[int, ...], index: int = 0) -> G
     return GameResult(TableGame(index, agents, agents, str(index)), gold, ())
 
 
-def test_elo_orders_agents_by_results() -> None:
+def test_ratings_order_agents_by_results() -> None:
     results = [_result(("strong", "weak"), (100, 50))] * 8 + [_result(("strong", "weak"), (40, 50))]
-    ratings = elo_ratings(results)
-    assert ratings["strong"] > 1500 > ratings["weak"]
-    even = elo_ratings([_result(("x", "y"), (10, 5)), _result(("x", "y"), (5, 10))])
-    assert even["x"] == pytest.approx(even["y"])
+    rated = ratings(results)
+    assert rated["strong"].rating - rated["strong"].half_width > 1500
+    assert rated["weak"].rating + rated["weak"].half_width < 1500
+    even = ratings([_result(("x", "y"), (10, 5)), _result(("x", "y"), (5, 10))])
+    assert even["x"].rating == pytest.approx(even["y"].rating)
 
 
 def test_ties_share_the_win() -> None:
@@ -74,7 +75,7 @@ def test_short_tournament_runs_end_to_end(capsys: pytest.CaptureFixture[str]) ->
         assert entry["games"] == 4
         low, high = entry["ci95"]
         assert 0 <= low <= entry["win_share"] <= high <= 1
-        assert isinstance(entry["elo"], float)
+        assert entry["rating_half_width"] > 0
     assert len(report["pairings"]) == 3
 
 
