@@ -1,5 +1,6 @@
-"""The default dataset: a few thousand games of mixed player counts and agents, plus the
-example records, built when the lake holds no game yet (what `make run` starts from)."""
+"""The default dataset: games of mixed player counts, mostly between the hand-written agents
+(competent play) with a random baseline, plus the example records, built when the lake holds no
+game yet (what `make run` starts from)."""
 
 from __future__ import annotations
 
@@ -13,11 +14,12 @@ from engine.rules import rule_set
 
 RECORDS = Path(__file__).with_name("records")
 
-# (games, agents) per part; player counts cycle 2, 3, 4. About 80 s on 2 free cores.
+# (games, agents) per part; player counts cycle 2, 3, 4, and agents rotate through the seats.
 PARTS = (
-    (12000, ("random",)),
-    (1500, ("greedy", "random")),
-    (450, ("heuristic", "greedy", "random")),
+    (4000, ("heuristic", "greedy")),
+    (2000, ("heuristic",)),
+    (1000, ("heuristic", "greedy", "random")),
+    (4000, ("random",)),  # the baseline of random play
 )
 
 
