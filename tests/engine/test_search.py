@@ -7,7 +7,7 @@ import random
 import pytest
 
 from engine import pieces
-from engine.agents import make_agent
+from engine.agents import make_agent, play_game
 from engine.agents.strong import Searcher, StrongAgent
 from engine.rules import EDITIONS, rule_set
 from engine.state import TURN, Game, State
@@ -114,15 +114,7 @@ def test_a_seed_reproduces_the_search() -> None:
 def test_same_agent_seed_same_game() -> None:
     def history(seed: int) -> list[int]:
         agents = [make_agent("mcts-20", f"{seed}:{seat}") for seat in range(2)]
-        state = Game(2).new_initial_state()
-        chance = random.Random(seed)
-        while not state.is_terminal():
-            if state.is_chance_node():
-                state.play_chance(chance)
-                continue
-            seat = state.current_player()
-            state.apply_action(agents[seat].choose(state.observation(seat), state.legal_actions()))
-        return state.history
+        return play_game(Game(2), agents, seed).history
 
     assert history(11) == history(11)
     assert history(11) != history(12)
