@@ -1,16 +1,16 @@
-"""Simulating games into the lake: deterministic per seed, batches played by workers, each
-staged by its worker and committed by the parent as it finishes (an interrupt keeps those)."""
+"""Simulating games into the lake: deterministic per seed, shards (game ranges) played by
+workers, each staged by its worker and committed by the client as it arrives (an interrupt keeps
+those, and a rerun plays only the shards not committed)."""
 
 from __future__ import annotations
 
 import ctypes
-import multiprocessing
 import os
 import signal
 import threading
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from functools import cached_property
 from pathlib import Path
 
@@ -19,10 +19,12 @@ from tqdm import tqdm
 from data.lake import Lake
 from data.memory import collector_paused, keep_freed_memory
 from data.rows import PlayedGame
+from data.shards import Shard, committed_shards, mark_committed, plan_key
 from data.store import Stored, commit, new_games, stage_games
 from engine.agents import UnknownAgentError, make_agent, search_budget
 from engine.agents import play_game as play_agents
-from engine.kernel.batch import policy_games, warm_up
+from engine.executors import Executor, LocalExecutor
+from engine.kernel.batch import policy_games
 from engine.kernel.policies import POLICIES
 from engine.rules import RuleSet
 from engine.state import Game
@@ -139,16 +141,29 @@ def _die_with_parent(parent: int) -> None:
 _PR_SET_PDEATHSIG = 1  # prctl option, from linux/prctl.h
 
 
-def play_batch(lake_root: str, run: str, plan: Plan, start: int, stop: int) -> tuple[str, int]:
-    """Play games [start, stop) and stage those not known to be stored as one batch; return
-    the staging folder ("" for none) and how many games were played."""
+def play_batch(lake_root: str, run: str, plan: Plan, start: int, stop: int) -> ShardResult:
+    """Play games [start, stop) and stage those not known to be stored as one batch (in the
+    lake at `lake_root`, a folder every worker sees)."""
     with collector_paused():
         fresh = new_games(plan_games(plan, start, stop), _EXISTING)
         staging = str(stage_games(Lake(lake_root), fresh, run)) if fresh else ""
-    return staging, stop - start
+    return ShardResult(start, stop, staging)
 
 
-def _star(args: tuple) -> tuple[str, int]:
+@dataclass(frozen=True)
+class ShardResult:
+    """A played shard: its games [start, stop) and their staging folder ("" for none new)."""
+
+    start: int
+    stop: int
+    staging: str
+
+    @property
+    def played(self) -> int:
+        return self.stop - self.start
+
+
+def _star(args: tuple) -> ShardResult:
     return play_batch(*args)
 
 
@@ -169,33 +184,56 @@ def check_seed(seed: int) -> None:
         raise PlanError(f"--seed: {seed} is out of range (at most {MAX_SEED:,} either way)")
 
 
-def simulate(lake: Lake, plan: Plan, workers: int = 1, progress: bool = True) -> Stored:
-    """Play the plan into the lake. Ctrl-C stops it keeping every finished batch: it ends in a
-    KeyboardInterrupt that says how many games those added."""
+def shards(plan: Plan, workers: int) -> list[Shard]:
+    """The plan's games cut into shards of its batch size, smaller when several workers share
+    them (each busy, the progress bar moving); the same arguments give the same shards."""
+    size = plan.batch_size
+    if workers > 1:
+        size = max(1, min(size, -(-plan.games // (workers * 4))))
+    return [(start, min(start + size, plan.games)) for start in range(0, plan.games, size)]
+
+
+def shard_key(plan: Plan) -> str:
+    """The name the plan's committed shards are kept under (data/shards.py)."""
+    rules = {f.name: getattr(plan.rules, f.name) for f in fields(plan.rules)}
+    rules["variants"] = sorted(plan.rules.variants)
+    return plan_key(
+        {"players": plan.players, "agents": plan.agents, "rules": rules, "seed": plan.seed}
+    )
+
+
+def simulate(
+    lake: Lake,
+    plan: Plan,
+    workers: int = 1,
+    progress: bool = True,
+    executor: Executor | None = None,
+) -> Stored:
+    """Play the plan's shards missing from the lake (on `executor`, else in `workers` local
+    processes), committing each as it arrives. Ctrl-C stops it keeping every committed shard:
+    it ends in a KeyboardInterrupt that says how many games those added."""
     check_agents(plan.agents)
     check_seed(plan.seed)
     keep_freed_memory()
     existing = lake.stored_ids()  # not staged again; each commit checks under the lock
-    size = plan.batch_size
-    if workers > 1:  # keep every worker busy and the progress bar moving
-        size = max(1, min(size, -(-plan.games // (workers * 4))))
-    stored = Stored()
-    bar = tqdm(total=plan.games, unit="game", disable=not progress, smoothing=0.1)
+    key = shard_key(plan)
+    committed = committed_shards(lake, key)
+    missing = [shard for shard in shards(plan, workers) if shard not in committed]
+    stored = Stored(duplicates=plan.games - sum(stop - start for start, stop in missing))
+    bar = tqdm(
+        total=plan.games,
+        initial=stored.duplicates,
+        unit="game",
+        disable=not progress,
+        smoothing=0.1,
+    )
+    if executor is None:
+        initargs = (existing, os.getpid()) if workers > 1 else (existing,)
+        executor = LocalExecutor(workers, _init_worker, initargs)
     try:
         with lake.staging_run() as run:
-            jobs = [
-                (str(lake.root), run, plan, start, min(start + size, plan.games))
-                for start in range(0, plan.games, size)
-            ]
-            if workers == 1:
-                _init_worker(existing)
-                _commit_all(lake, map(_star, jobs), bar, stored)
-            else:
-                warm_up()  # compile the kernel once here, not once in every forked worker
-                context = multiprocessing.get_context("fork")
-                initargs = (existing, os.getpid())
-                with context.Pool(workers, initializer=_init_worker, initargs=initargs) as pool:
-                    _commit_all(lake, pool.imap_unordered(_star, jobs), bar, stored)
+            jobs = [(str(lake.root), run, plan, start, stop) for start, stop in missing]
+            _commit_all(lake, key, executor.map_unordered(_star, jobs), bar, stored)
     except KeyboardInterrupt:
         raise KeyboardInterrupt(
             f"kept the {stored.added:,} games of the batches finished in {lake.root}"
@@ -205,14 +243,19 @@ def simulate(lake: Lake, plan: Plan, workers: int = 1, progress: bool = True) ->
     return stored
 
 
-def _commit_all(lake: Lake, results: Iterable[tuple[str, int]], bar: tqdm, stored: Stored) -> None:
-    for staging, played in results:
+def _commit_all(
+    lake: Lake, key: str, results: Iterable[ShardResult], bar: tqdm, stored: Stored
+) -> None:
+    """Commit each shard as it arrives, the only writer of the manifest; a shard is marked
+    committed after its batch is listed, so a rerun may replay it but never list it twice."""
+    for shard in results:
         with _interrupt_deferred():  # a batch committed is a batch counted
-            batch = commit(lake, Path(staging), SOURCE) if staging else None
+            batch = commit(lake, Path(shard.staging), SOURCE) if shard.staging else None
             added = batch.games if batch else 0
+            mark_committed(lake, key, (shard.start, shard.stop), batch.batch_id if batch else 0)
             stored.added += added
-            stored.duplicates += played - added
-        bar.update(played)
+            stored.duplicates += shard.played - added
+        bar.update(shard.played)
 
 
 @contextmanager

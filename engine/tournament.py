@@ -10,10 +10,10 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from itertools import combinations, combinations_with_replacement
-from multiprocessing import Pool
 from typing import TYPE_CHECKING
 
 from engine.agents import make_agent, play_game
+from engine.executors import Executor, LocalExecutor
 from engine.outcome import Outcome
 from engine.rules import RuleSet
 from engine.state import Game
@@ -104,24 +104,16 @@ def run_tournament(
     rules: RuleSet,
     workers: int = 2,
     on_result: Callable[[GameResult], None] | None = None,
+    executor: Executor | None = None,
 ) -> list[GameResult]:
-    """Play every scheduled game (in `workers` processes), results in schedule order."""
+    """Play every scheduled game (on `executor`, else in `workers` local processes), results
+    in schedule order."""
     jobs = [(table, rules) for table in scheduled]
     results: list[GameResult] = []
-    if workers <= 1:
-        for job in jobs:
-            results.append(_play_one(job))
-            if on_result:
-                on_result(results[-1])
-    else:
-        from engine.kernel.batch import warm_up
-
-        warm_up()  # compile (or load) the kernel once here, not once in every forked worker
-        with Pool(workers) as pool:
-            for result in pool.imap_unordered(_play_one, jobs):
-                results.append(result)
-                if on_result:
-                    on_result(result)
+    for result in (executor or LocalExecutor(workers)).map_unordered(_play_one, jobs):
+        results.append(result)
+        if on_result:
+            on_result(result)
     return sorted(results, key=lambda r: r.table.index)
 
 

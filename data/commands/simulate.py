@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 
+from data.commands.cluster_options import add_cluster_argument, cluster_executor
 from data.commands.lake_options import add_lake_argument, open_lake_for_writing
 from engine.cli_support import EXIT_OK, BadInput, whole_number
 from engine.rules import RulesError, check_players, rule_set
@@ -28,7 +29,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--seed", type=whole_number, default=0, help="the same seed gives the same games"
     )
-    parser.add_argument("--workers", default="auto", help="processes (default: all cores)")
+    parser.add_argument(
+        "--workers",
+        default="auto",
+        help="processes, or with --cluster local its Dask workers (default: all cores)",
+    )
     parser.add_argument(
         "--batch-size",
         type=whole_number,
@@ -42,6 +47,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "unless the lake already holds games",
     )
     add_lake_argument(parser)
+    add_cluster_argument(parser)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -72,7 +78,8 @@ def run(args: argparse.Namespace) -> int:
     check_agents(agents)
     lake = open_lake_for_writing(args)
     plan = Plan(args.games, players, agents, rules, args.seed, args.batch_size)
-    stored = simulate(lake, plan, workers=workers, progress=progress)
+    with cluster_executor(args, workers) as executor:
+        stored = simulate(lake, plan, workers, progress, executor)
     print(
         f"added {stored.added:,} games to {lake.root}, {stored.duplicates:,} already in the lake",
         file=sys.stderr,

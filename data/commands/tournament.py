@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 from typing import TYPE_CHECKING
 
+from data.commands.cluster_options import add_cluster_argument, cluster_executor
 from engine.commands import tournament as engine_tournament
 from engine.rules import RuleSet, rule_set
 from engine.state import Game
@@ -24,6 +25,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--lake",
         help="also add the games to this lake (or $KINGDOMS_LAKE / data/lake with --lake '')",
     )
+    add_cluster_argument(parser)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -33,7 +35,8 @@ def run(args: argparse.Namespace) -> int:
 
         lake = Lake(lake_path(args.lake or None))
         lake.require_writable()  # refused before the games are played, not after
-    results = engine_tournament.play(args)
+    with cluster_executor(args, max(1, args.workers)) as executor:
+        results = engine_tournament.play(args, executor)
     if lake is not None:
         from data.simulate import SOURCE
         from data.store import store_games

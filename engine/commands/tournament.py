@@ -8,6 +8,7 @@ import sys
 
 from engine.agents import UnknownAgentError, search_budget
 from engine.cli_support import EXIT_OK, BadInput, whole_number
+from engine.executors import Executor
 from engine.rules import DEFAULT_EDITION, EDITIONS, RulesError, rule_set
 from engine.tournament import (
     GameResult,
@@ -42,8 +43,9 @@ def run(args: argparse.Namespace) -> int:
     return report(args, play(args))
 
 
-def play(args: argparse.Namespace) -> list[GameResult]:
-    """Play the tournament the arguments describe, with a progress bar on stderr."""
+def play(args: argparse.Namespace, executor: Executor | None = None) -> list[GameResult]:
+    """Play the tournament the arguments describe (on `executor`, else in --workers local
+    processes), with a progress bar on stderr."""
     names = [name.strip() for name in args.agents.split(",") if name.strip()]
     try:
         rules = rule_set(args.edition, args.variants)
@@ -59,7 +61,7 @@ def play(args: argparse.Namespace) -> list[GameResult]:
     from tqdm import tqdm
 
     with tqdm(total=len(scheduled), desc="games", unit="game", file=sys.stderr) as bar:
-        return run_tournament(scheduled, rules, args.workers, lambda _: bar.update())
+        return run_tournament(scheduled, rules, args.workers, lambda _: bar.update(), executor)
 
 
 def report(args: argparse.Namespace, results: list[GameResult]) -> int:

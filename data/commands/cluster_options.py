@@ -1,0 +1,38 @@
+"""The `--cluster` option of the commands that can run on Dask, and the executor it names
+(without it, the command's own local processes; Dask is imported only when it is given)."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Iterator
+from contextlib import ExitStack, contextmanager
+
+from engine.cli_support import BadInput
+from engine.executors import Executor
+
+
+def add_cluster_argument(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--cluster",
+        metavar="ADDRESS",
+        help="run on Dask: tcp://HOST:PORT of a scheduler, or 'local' for a LocalCluster of "
+        "--workers processes on this machine (the lake must be a folder every worker sees)",
+    )
+
+
+@contextmanager
+def cluster_executor(args: argparse.Namespace, workers: int) -> Iterator[Executor | None]:
+    """The Dask executor `--cluster` names, its dashboard link printed; None without it."""
+    if args.cluster is None:
+        yield None
+        return
+    from data.cluster import ClusterError, dask_executor
+
+    with ExitStack() as stack:
+        try:
+            executor = stack.enter_context(dask_executor(args.cluster, workers))
+        except ClusterError as error:
+            raise BadInput(str(error)) from None
+        print(f"Dask dashboard: {executor.dashboard_link}", file=sys.stderr)
+        yield executor

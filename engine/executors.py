@@ -1,0 +1,42 @@
+"""Where jobs run: the `Executor` shape every parallel command uses, and the local one (this
+process, or processes forked from it). The Dask one is data/cluster.py."""
+
+from __future__ import annotations
+
+import multiprocessing
+from collections.abc import Callable, Iterator, Sequence
+from typing import Any, Protocol
+
+
+class Executor(Protocol):
+    """Runs `function` over every job and yields the results as they finish (any order)."""
+
+    def map_unordered(self, function: Callable[[Any], Any], jobs: Sequence[Any]) -> Iterator[Any]:
+        """Each job's result once, as it finishes."""
+        ...
+
+
+class LocalExecutor:
+    """Jobs in this process (one worker), or in a pool of worker processes forked from it,
+    each set up first by `initializer(*initargs)`."""
+
+    def __init__(
+        self,
+        workers: int,
+        initializer: Callable[..., None] | None = None,
+        initargs: tuple[Any, ...] = (),
+    ) -> None:
+        self.workers, self.initializer, self.initargs = workers, initializer, initargs
+
+    def map_unordered(self, function: Callable[[Any], Any], jobs: Sequence[Any]) -> Iterator[Any]:
+        if self.workers <= 1:
+            if self.initializer:
+                self.initializer(*self.initargs)
+            yield from map(function, jobs)
+            return
+        from engine.kernel.batch import warm_up
+
+        warm_up()  # compile (or load) the kernel once here, not once in every forked worker
+        context = multiprocessing.get_context("fork")
+        with context.Pool(self.workers, self.initializer, self.initargs) as pool:
+            yield from pool.imap_unordered(function, jobs)
