@@ -1,0 +1,98 @@
+"""Speed figures of the Dask executor for `kingdoms bench`: games/s of `strong` self-play shards
+on a LocalCluster of 1 and 2 workers, and what a shard costs beyond its games (scheduling on the
+cluster, the client's commit), the commit measured on a fresh lake and one of many batches."""
+
+from __future__ import annotations
+
+import statistics
+import tempfile
+import time
+from pathlib import Path
+
+from data.cluster import DaskExecutor, dask_executor
+from data.lake import Lake
+from data.shards import mark_committed
+from data.simulate import SOURCE, Plan, plan_games, simulate
+from data.store import commit, stage_games
+from engine.kernel.batch import warm_up
+
+ROUNDS = 3  # medians of this many runs
+STRONG_SHARDS = 6  # shards of one 2-player `strong` game (about 2 s each)
+TINY_TASKS = 200  # no-op tasks timed for the scheduling cost
+COMMITS = 200  # one-game batches committed one after the other into one lake
+
+
+def _warm_workers(executor: DaskExecutor) -> None:
+    """Compile (or load) the kernel and the search on every worker before anything is timed."""
+    executor.client.run(warm_up)
+    executor.client.run(plan_games, Plan(1, players=(2,), agents=("mcts-20",)), 0, 1)
+
+
+def _strong_rate(executor: DaskExecutor, workers: int, root: Path) -> float:
+    """Games per second of `strong` self-play shards into a fresh lake (median of ROUNDS)."""
+    plan = Plan(STRONG_SHARDS, players=(2,), agents=("strong",), seed=17, batch_size=1)
+    times = []
+    for _ in range(ROUNDS):
+        with tempfile.TemporaryDirectory(dir=root) as folder:
+            start = time.perf_counter()
+            simulate(Lake(folder), plan, workers, progress=False, executor=executor)
+            times.append(time.perf_counter() - start)
+    return plan.games / statistics.median(times)
+
+
+def _schedule_ms(executor: DaskExecutor) -> float:
+    """Milliseconds per task of a stream of no-op tasks through the executor (median)."""
+    times = []
+    for _ in range(ROUNDS):
+        start = time.perf_counter()
+        for _ in executor.map_unordered(_nothing, range(TINY_TASKS)):
+            pass
+        times.append((time.perf_counter() - start) / TINY_TASKS)
+    return 1000 * statistics.median(times)
+
+
+def _nothing(job: int) -> int:
+    return job
+
+
+def _commit_ms(root: Path) -> tuple[float, float]:
+    """Milliseconds the client spends on one shard's commit (listing it and marking it), median
+    over the first and over the last tenth of COMMITS one-game batches into one lake."""
+    games = plan_games(Plan(COMMITS, players=(3,), seed=23), 0, COMMITS)
+    times = []
+    with tempfile.TemporaryDirectory(dir=root) as folder:
+        lake = Lake(folder)
+        with lake.staging_run() as run:
+            for index, game in enumerate(games):
+                staging = stage_games(lake, [game], run)
+                start = time.perf_counter()
+                batch = commit(lake, staging, SOURCE)
+                mark_committed(lake, "bench", (index, index + 1), batch.batch_id if batch else 0)
+                times.append(time.perf_counter() - start)
+    tenth = COMMITS // 10
+    return 1000 * statistics.median(times[:tenth]), 1000 * statistics.median(times[-tenth:])
+
+
+def _cluster_rates(root: Path) -> tuple[dict[int, float], float]:
+    """Strong games/s on 1 and 2 workers, and the scheduling cost on 2."""
+    rates = {}
+    for workers in (1, 2):
+        with dask_executor("local", workers) as executor:
+            _warm_workers(executor)
+            rates[workers] = _strong_rate(executor, workers, root)
+            schedule_ms = _schedule_ms(executor)
+    return rates, schedule_ms
+
+
+def cluster_figures(root: Path) -> dict[str, float]:
+    rates, schedule_ms = _cluster_rates(root)
+    first_commit_ms, late_commit_ms = _commit_ms(root)
+    return {
+        "cluster_strong_1w_games_s": round(rates[1], 3),
+        "cluster_strong_2w_games_s": round(rates[2], 3),
+        "cluster_scaling_1_to_2": round(rates[2] / rates[1], 2),
+        "cluster_schedule_ms": round(schedule_ms, 2),
+        "cluster_commit_ms": round(first_commit_ms, 2),
+        f"cluster_commit_ms_at_{COMMITS}": round(late_commit_ms, 2),
+        "cluster_shard_overhead_ms": round(schedule_ms + first_commit_ms, 2),
+    }
