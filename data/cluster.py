@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import logging
 import re
+import signal
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
@@ -45,6 +46,12 @@ class DaskExecutor:
             self.client.cancel(futures)
 
 
+def dask_setup(worker: object) -> None:
+    """Set up a LocalCluster worker process: Ctrl-C, which the terminal sends to the whole
+    process group, is for the client alone (it cancels the run and closes the cluster)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
 def check_address(address: str) -> None:
     """Refuse anything but `local` or a scheduler address such as tcp://10.0.0.5:8786."""
     if address != LOCAL and not _ADDRESS.fullmatch(address):
@@ -67,6 +74,7 @@ def dask_executor(address: str, workers: int) -> Iterator[DaskExecutor]:
             processes=True,
             dashboard_address=":0",  # any free port: several runs may share the machine
             silence_logs=logging.ERROR,
+            preload=[__name__],  # each worker runs dask_setup below as it starts
         )
         client = Client(cluster)
     else:
