@@ -1,9 +1,11 @@
 """Speed figures of the Dask executor for `kingdoms bench`: games/s of `strong` self-play shards
 on a LocalCluster of 1 and 2 workers, and what a shard costs beyond its games (scheduling on the
-cluster, the client's commit), the commit measured on a fresh lake and one of many batches."""
+cluster, the client's commit), the commit measured on a fresh lake, one of many batches and for
+a full shard; with the machine's load average, as the scaling means little on busy cores."""
 
 from __future__ import annotations
 
+import os
 import statistics
 import tempfile
 import time
@@ -12,7 +14,7 @@ from pathlib import Path
 from data.cluster import DaskExecutor, dask_executor
 from data.lake import Lake
 from data.shards import mark_committed
-from data.simulate import SOURCE, Plan, plan_games, simulate
+from data.simulate import DEFAULT_BATCH, SOURCE, Plan, plan_games, simulate
 from data.store import commit, stage_games
 from engine.kernel.batch import warm_up
 
@@ -84,15 +86,35 @@ def _cluster_rates(root: Path) -> tuple[dict[int, float], float]:
     return rates, schedule_ms
 
 
+def _full_shard_commit_ms(root: Path) -> float:
+    """Milliseconds of the client's commit of one shard of DEFAULT_BATCH random games (median
+    of ROUNDS, each into a fresh lake)."""
+    games = plan_games(Plan(DEFAULT_BATCH, seed=29), 0, DEFAULT_BATCH)
+    times = []
+    for _ in range(ROUNDS):
+        with tempfile.TemporaryDirectory(dir=root) as folder:
+            lake = Lake(folder)
+            with lake.staging_run() as run:
+                staging = stage_games(lake, games, run)
+                start = time.perf_counter()
+                commit(lake, staging, SOURCE)
+                mark_committed(lake, "bench", (0, DEFAULT_BATCH), 1)
+                times.append(time.perf_counter() - start)
+    return 1000 * statistics.median(times)
+
+
 def cluster_figures(root: Path) -> dict[str, float]:
     rates, schedule_ms = _cluster_rates(root)
     first_commit_ms, late_commit_ms = _commit_ms(root)
+    full_commit_ms = _full_shard_commit_ms(root)
     return {
+        "cluster_load_average": round(os.getloadavg()[0], 2),  # other work shares the cores
         "cluster_strong_1w_games_s": round(rates[1], 3),
         "cluster_strong_2w_games_s": round(rates[2], 3),
         "cluster_scaling_1_to_2": round(rates[2] / rates[1], 2),
         "cluster_schedule_ms": round(schedule_ms, 2),
         "cluster_commit_ms": round(first_commit_ms, 2),
         f"cluster_commit_ms_at_{COMMITS}": round(late_commit_ms, 2),
+        f"cluster_commit_{DEFAULT_BATCH}_games_ms": round(full_commit_ms, 2),
         "cluster_shard_overhead_ms": round(schedule_ms + first_commit_ms, 2),
     }
