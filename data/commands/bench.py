@@ -14,8 +14,8 @@ from engine.cli_support import BadInput
 
 NAME = "bench"
 HELP = (
-    "Measure speed: engine, agents, lake, start-up, dashboard, replay (medians; --json). "
-    "Needs the source tree's bench/ folder beside engine/ (a checkout, as `make bench` uses)."
+    "Measure speed: engine, agents, lake, start-up, dashboard, replay, cluster (medians; "
+    "--json). Needs the source tree's bench/ folder beside engine/ (a checkout, as `make bench` uses)."
 )
 SOURCE_ROOT = Path(engine.__file__).resolve().parents[1]
 
@@ -25,7 +25,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--only",
         help="comma-separated parts to measure: engine, agents, lake, startup, dashboard, "
-        "replay (default: all)",
+        "replay, cluster (default: all)",
     )
     parser.add_argument(
         "--lake",
