@@ -15,7 +15,8 @@ from engine.cli_support import BadInput
 NAME = "bench"
 HELP = (
     "Measure speed: engine, agents, lake, start-up, dashboard, replay, cluster (medians; "
-    "--json). Needs the source tree's bench/ folder beside engine/ (a checkout, as `make bench` uses)."
+    "--json). Needs the source tree's bench/ folder beside engine/ (a checkout, as `make "
+    "bench` uses)."
 )
 SOURCE_ROOT = Path(engine.__file__).resolve().parents[1]
 
