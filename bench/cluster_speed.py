@@ -30,16 +30,20 @@ def _warm_workers(executor: DaskExecutor) -> None:
     executor.client.run(plan_games, Plan(1, players=(2,), agents=("mcts-20",)), 0, 1)
 
 
-def _strong_rate(executor: DaskExecutor, workers: int, root: Path) -> float:
-    """Games per second of `strong` self-play shards into a fresh lake (median of ROUNDS)."""
+def _strong_rate(executor: DaskExecutor, workers: int, root: Path) -> tuple[float, float]:
+    """Games per second of `strong` self-play shards into a fresh lake (median of ROUNDS), and
+    the share of a core each worker got meanwhile (its CPU time over the wall time)."""
     plan = Plan(STRONG_SHARDS, players=(2,), agents=("strong",), seed=17, batch_size=1)
-    times = []
+    times, shares = [], []
     for _ in range(ROUNDS):
         with tempfile.TemporaryDirectory(dir=root) as folder:
+            cpu = sum(executor.client.run(time.process_time).values())
             start = time.perf_counter()
             simulate(Lake(folder), plan, workers, progress=False, executor=executor)
             times.append(time.perf_counter() - start)
-    return plan.games / statistics.median(times)
+            cpu = sum(executor.client.run(time.process_time).values()) - cpu
+            shares.append(cpu / (times[-1] * workers))
+    return plan.games / statistics.median(times), statistics.median(shares)
 
 
 def _schedule_ms(executor: DaskExecutor) -> float:
@@ -75,8 +79,8 @@ def _commit_ms(root: Path) -> tuple[float, float]:
     return 1000 * statistics.median(times[:tenth]), 1000 * statistics.median(times[-tenth:])
 
 
-def _cluster_rates(root: Path) -> tuple[dict[int, float], float]:
-    """Strong games/s on 1 and 2 workers, and the scheduling cost on 2."""
+def _cluster_rates(root: Path) -> tuple[dict[int, tuple[float, float]], float]:
+    """Strong games/s and each worker's core share on 1 and 2 workers; scheduling cost on 2."""
     rates = {}
     for workers in (1, 2):
         with dask_executor("local", workers) as executor:
@@ -109,9 +113,15 @@ def cluster_figures(root: Path) -> dict[str, float]:
     full_commit_ms = _full_shard_commit_ms(root)
     return {
         "cluster_load_average": round(os.getloadavg()[0], 2),  # other work shares the cores
-        "cluster_strong_1w_games_s": round(rates[1], 3),
-        "cluster_strong_2w_games_s": round(rates[2], 3),
-        "cluster_scaling_1_to_2": round(rates[2] / rates[1], 2),
+        "cluster_strong_1w_games_s": round(rates[1][0], 3),
+        "cluster_strong_2w_games_s": round(rates[2][0], 3),
+        "cluster_scaling_1_to_2": round(rates[2][0] / rates[1][0], 2),
+        "cluster_1w_core_share": round(rates[1][1], 2),
+        "cluster_2w_core_share": round(rates[2][1], 2),
+        # games per CPU-second on 2 workers over 1, times 2: the scaling had each had a core
+        "cluster_scaling_per_core": round(
+            2 * (rates[2][0] / (2 * rates[2][1])) / (rates[1][0] / rates[1][1]), 2
+        ),
         "cluster_schedule_ms": round(schedule_ms, 2),
         "cluster_commit_ms": round(first_commit_ms, 2),
         f"cluster_commit_ms_at_{COMMITS}": round(late_commit_ms, 2),

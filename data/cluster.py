@@ -56,7 +56,7 @@ def check_address(address: str) -> None:
     """Refuse anything but `local` or a scheduler address such as tcp://10.0.0.5:8786."""
     if address != LOCAL and not _ADDRESS.fullmatch(address):
         raise ClusterError(
-            f"--cluster: '{address}' is not 'local' nor a scheduler address like tcp://HOST:8786"
+            f"'{address}' is not 'local' nor a scheduler address like tcp://HOST:8786"
         )
 
 
@@ -82,7 +82,7 @@ def dask_executor(address: str, workers: int) -> Iterator[DaskExecutor]:
         try:
             client = Client(address, timeout=CONNECT_TIMEOUT)
         except (OSError, TimeoutError) as error:
-            raise ClusterError(f"--cluster: no scheduler answers at {address} ({error})") from None
+            raise ClusterError(f"no scheduler answers at {address} ({error})") from None
     try:
         yield DaskExecutor(client)
     finally:

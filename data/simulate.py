@@ -142,8 +142,8 @@ _PR_SET_PDEATHSIG = 1  # prctl option, from linux/prctl.h
 
 
 def play_batch(lake_root: str, run: str, plan: Plan, start: int, stop: int) -> ShardResult:
-    """Play games [start, stop) and stage those not known to be stored as one batch (in the
-    lake at `lake_root`, a folder every worker sees)."""
+    """Play games [start, stop) and stage those not known to be stored (a Dask worker knows
+    none: the commit leaves them out) as one batch in the lake at `lake_root`."""
     with collector_paused():
         fresh = new_games(plan_games(plan, start, stop), _EXISTING)
         staging = str(stage_games(Lake(lake_root), fresh, run)) if fresh else ""

@@ -16,9 +16,21 @@ def add_cluster_argument(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--cluster",
         metavar="ADDRESS",
+        type=cluster_address,
         help="run on Dask: tcp://HOST:PORT of a scheduler, or 'local' for a LocalCluster of "
         "--workers processes on this machine (the lake must be a folder every worker sees)",
     )
+
+
+def cluster_address(text: str) -> str:
+    """An argparse type: `local` or a scheduler address (whether it answers is seen later)."""
+    from data.cluster import ClusterError, check_address
+
+    try:
+        check_address(text)
+    except ClusterError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
+    return text
 
 
 @contextmanager
@@ -33,6 +45,6 @@ def cluster_executor(args: argparse.Namespace, workers: int) -> Iterator[Executo
         try:
             executor = stack.enter_context(dask_executor(args.cluster, workers))
         except ClusterError as error:
-            raise BadInput(str(error)) from None
+            raise BadInput(f"--cluster: {error}") from None
         print(f"Dask dashboard: {executor.dashboard_link}", file=sys.stderr)
         yield executor

@@ -16,6 +16,7 @@ from pathlib import Path
 import polars as pl
 import pytest
 
+from data.cli import main
 from data.cluster import ClusterError, DaskExecutor, check_address, dask_executor
 from data.lake import STAGING, Lake
 from data.schema import all_tables
@@ -72,9 +73,14 @@ def test_tournament_on_the_cluster_gives_the_local_standings(executor):
 
 
 @pytest.mark.parametrize("address", ["localhost:8786", "tcp://host", "http://host:8786", ""])
-def test_a_bad_scheduler_address_is_refused(address):
-    with pytest.raises(ClusterError, match="--cluster"):
+def test_a_bad_scheduler_address_is_refused_in_one_line(address, tmp_path, capfd):
+    with pytest.raises(ClusterError, match="nor a scheduler address"):
         check_address(address)
+    lake = tmp_path / "lake"
+    assert main(["simulate", "--games", "2", "--cluster", address, "--lake", str(lake)]) == 2
+    err = capfd.readouterr().err
+    assert err.count("\n") == 1 and "--cluster" in err and "nor a scheduler address" in err
+    assert not lake.exists()
 
 
 def test_a_killed_worker_costs_time_not_games(tmp_path, executor):
