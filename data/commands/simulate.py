@@ -62,6 +62,8 @@ def run(args: argparse.Namespace) -> int:
     check_seed(args.seed)
     progress = sys.stderr.isatty()  # a progress bar on a terminal, not in a log
     if args.default_lake:
+        if args.cluster is not None:
+            raise BadInput("--cluster: the default lake is built here, not on a cluster")
         build_default_lake(open_lake_for_writing(args), workers=workers, progress=progress)
         return EXIT_OK
     try:

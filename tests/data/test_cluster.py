@@ -83,6 +83,13 @@ def test_a_bad_scheduler_address_is_refused_in_one_line(address, tmp_path, capfd
     assert not lake.exists()
 
 
+def test_the_default_lake_is_not_built_on_a_cluster(tmp_path, capfd):
+    lake = tmp_path / "lake"
+    assert main(["simulate", "--default-lake", "--cluster", "local", "--lake", str(lake)]) == 2
+    assert "--cluster: the default lake is built here" in capfd.readouterr().err
+    assert not (lake / "lake.json").exists()
+
+
 def test_a_killed_worker_costs_time_not_games(tmp_path, executor):
     plan = Plan(48, players=(2,), agents=("mcts-20",), seed=9, batch_size=2)
     lake = Lake(tmp_path / "lake")
@@ -95,7 +102,7 @@ def test_a_killed_worker_costs_time_not_games(tmp_path, executor):
     games = pl.concat([pl.read_parquet(path) for path in lake.files("games")])
     assert games.height == plan.games
     assert games["game_id"].n_unique() == plan.games
-    assert victim not in executor.client.run(os.getpid).values()  # it was replaced, not spared
+    assert victim not in executor.client.run(os.getpid).values()  # the kill took effect
 
 
 @pytest.mark.slow  # three runs of the command, each its own Python and its own cluster
@@ -134,11 +141,11 @@ def test_readers_globbing_the_tables_see_whole_shards_only(tmp_path, executor):
     seen: list[dict[int, int]] = []
     run.start()
     while run.is_alive():
+        time.sleep(0.05)
         if not _glob(lake.root, "games"):
             continue
         seen.append(_batch_counts(duckdb.sql(DUCKDB_GAMES.format(root=lake.root)).pl()))
         seen.append(_batch_counts(pl.scan_parquet(lake.root / "games", **POLARS).collect()))
-        time.sleep(0.05)
     run.join()
     final = {batch.batch_id: batch.games for batch in lake.batches()}
     assert len(seen) > 2 and sum(final.values()) == plan.games
