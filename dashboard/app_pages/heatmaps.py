@@ -19,7 +19,7 @@ from dashboard.charts import (
 from dashboard.exports import csv_download
 from dashboard.filters import ALL, EPOCHS, Filters, choices, options
 from dashboard.lake_data import fetch, fetch_all
-from dashboard.notices import lake_has_games, nothing_matches
+from dashboard.notices import lake_has_games, nothing_matches, play_level
 
 
 @dataclass(frozen=True)
@@ -237,6 +237,7 @@ def show_examples(metric: CellMetric, filters: Filters) -> None:
 
 filters: Filters = st.session_state["filters"]
 st.title("Board heatmaps")
+play_level(filters)
 st.caption(
     "Each cell shows the metric and, below it, how many observations it rests on; cells with "
     f"fewer than {FEW_GAMES} are grey and marked *few games*, cells with none read *no games*. "
