@@ -13,8 +13,8 @@ from engine.agents.strong import STRONG_ITERATIONS
 LEVELS = ("random", "greedy", "heuristic", "strong")
 RECORDED = "recorded"  # a table with a person at it: not an agent's level
 # The fewest games a level needs to be a page's default: a win share near 0.5 then has a 95%
-# interval of about ±0.1 (1.96 · √(0.25 / 100)).
-ENOUGH_GAMES = 100
+# interval of about ±0.15 (1.96 · √(0.25 / 40)); every figure shows its own interval.
+ENOUGH_GAMES = 40
 
 
 def _seat_rank(agent: str) -> str:

@@ -20,9 +20,9 @@ from data.lake import Lake
 from data.memory import collector_paused, keep_freed_memory
 from data.rows import PlayedGame
 from data.store import Stored, commit, new_games, stage_games
-from engine.agents import UnknownAgentError, make_agent, search_budget
+from engine.agents import UnknownAgentError, make_agent, search_budget, warm_up
 from engine.agents import play_game as play_agents
-from engine.kernel.batch import policy_games, warm_up
+from engine.kernel.batch import policy_games
 from engine.kernel.policies import POLICIES
 from engine.rules import RuleSet
 from engine.state import Game
@@ -191,7 +191,7 @@ def simulate(lake: Lake, plan: Plan, workers: int = 1, progress: bool = True) ->
                 _init_worker(existing)
                 _commit_all(lake, map(_star, jobs), bar, stored)
             else:
-                warm_up()  # compile the kernel once here, not once in every forked worker
+                warm_up(plan.agents)  # compile once here, not once in every forked worker
                 context = multiprocessing.get_context("fork")
                 initargs = (existing, os.getpid())
                 with context.Pool(workers, initializer=_init_worker, initargs=initargs) as pool:

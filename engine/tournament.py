@@ -114,9 +114,10 @@ def run_tournament(
             if on_result:
                 on_result(results[-1])
     else:
-        from engine.kernel.batch import warm_up
+        from engine.agents import warm_up
 
-        warm_up()  # compile (or load) the kernel once here, not once in every forked worker
+        seated = {name for table in scheduled for name in table.agents}
+        warm_up(seated)  # compile (or load) once here, not once in every forked worker
         with Pool(workers) as pool:
             for result in pool.imap_unordered(_play_one, jobs):
                 results.append(result)
