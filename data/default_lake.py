@@ -16,11 +16,11 @@ from engine.rules import rule_set
 RECORDS = Path(__file__).with_name("records")
 
 # (games, agents) per part; player counts cycle 2, 3, 4, and agents rotate through the seats.
-# The default's strong parts are as many as keep it near 90 s on two free cores.
+# The default's strong parts are as many as keep it near 80 s on two free cores.
 PRESETS: dict[str, tuple[tuple[int, tuple[str, ...]], ...]] = {
     "default": (
-        (48, ("strong",)),  # strong play: the search at every seat
-        (30, ("strong", "heuristic", "greedy")),  # mixed tables
+        (39, ("strong",)),  # strong play: the search at every seat
+        (24, ("strong", "heuristic", "greedy")),  # mixed tables
         (4000, ("heuristic", "greedy")),
         (2000, ("heuristic",)),
         (1000, ("heuristic", "greedy", "random")),

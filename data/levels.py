@@ -12,9 +12,9 @@ from engine.agents.strong import STRONG_ITERATIONS
 # The simulated levels, weakest first; a level is also the agent that defines it.
 LEVELS = ("random", "greedy", "heuristic", "strong")
 RECORDED = "recorded"  # a table with a person at it: not an agent's level
-# The fewest games a level needs to be a page's default: a win share near 0.5 then has a 95%
-# interval of about ±0.15 (1.96 · √(0.25 / 40)); every figure shows its own interval.
-ENOUGH_GAMES = 40
+# The fewest games a level needs to be a page's default: as many as a figure needs not to be
+# marked "few games" on the pages (FEW_GAMES); every figure still shows its own interval.
+ENOUGH_GAMES = 30
 
 
 def _seat_rank(agent: str) -> str:

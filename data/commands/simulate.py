@@ -39,8 +39,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--preset",
         choices=("default", "research"),
         help="build a preset lake unless it already holds games: 'default' (what `make run` "
-        "builds: 11,078 games, 48 of strong play and 30 at mixed tables with strong, about "
-        "90 s on two free cores) or 'research' (94,500 games, 4,500 of them with the strong "
+        "builds: 11,063 games, 39 of strong play and 24 at mixed tables with strong, about "
+        "80 s on two free cores) or 'research' (94,500 games, 4,500 of them with the strong "
         "search, about an hour on two cores, estimated from the default's per-game times); "
         "both add the example records",
     )
