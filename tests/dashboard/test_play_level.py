@@ -84,3 +84,13 @@ def test_the_default_follows_the_other_filters(monkeypatch, levels_lake):
     app = open_page(monkeypatch, levels_lake, "app_pages/overview.py", agent="random")
     assert app.selectbox(key="filter_level").value == "random"  # the only level seating it
     assert matching(app) == f"{3 * HEURISTIC_GAMES:,}"
+
+
+def test_heatmaps_compare_two_play_levels_side_by_side(monkeypatch, levels_lake):
+    app = open_page(
+        monkeypatch, levels_lake, "app_pages/heatmaps.py", compare="play level", left="strong"
+    )
+    assert not app.exception
+    assert app.selectbox(key="heatmap_left").options[:3] == ["strong", "heuristic", "random"]
+    boards = [m.value for m in app.markdown if "observations" in m.value]
+    assert "strong play" in boards[0] and "heuristic play" in boards[1]
