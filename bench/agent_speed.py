@@ -9,16 +9,15 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from types import SimpleNamespace
 
+from engine.agents import make_agent
 from engine.agents.driver import play_game
 from engine.agents.greedy import GreedyAgent
 from engine.agents.heuristic import HeuristicAgent
-from engine.agents.mcts import search_observation
 from engine.agents.strong import STRONG_ITERATIONS, Searcher, StrongAgent
 from engine.evaluate import move_reviews
 from engine.state import TURN, Game, Observation, State
 
 REPEATS = 3
-MCTS_ITERATIONS = 1000
 SEARCH_ITERATIONS = 20_000  # the compiled search's timed budget
 
 
@@ -60,15 +59,9 @@ def mid_game_position(seed: int = 5) -> State:
 
 
 def agent_figures(root: Path) -> dict[str, float]:
-    """greedy and heuristic agents' games/s through engine.State, MCTS iterations/s, and
-    seconds to review a 3-player game."""
+    """greedy and heuristic agents' games/s through engine.State, the seconds to review a
+    3-player game, and the search's figures."""
     position = mid_game_position()
-    observation = position.observation(position.current_player())
-    search_time = _median_seconds(
-        lambda: search_observation(
-            observation, position.legal_actions(), MCTS_ITERATIONS, random.Random(1)
-        )
-    )
     finished = play_game(Game(3), [HeuristicAgent(seat) for seat in range(3)], seed=9)
     review_time = _median_seconds(
         lambda: move_reviews(finished.game, finished.history, seed=1), repeats=1
@@ -76,10 +69,24 @@ def agent_figures(root: Path) -> dict[str, float]:
     return {
         "greedy_agent_games_per_s": round(_games_per_second(GreedyAgent, 10), 1),
         "heuristic_agent_games_per_s": round(_games_per_second(HeuristicAgent, 10), 1),
-        "mcts_iterations_per_s": round(MCTS_ITERATIONS / search_time),
         "review_game_s": round(review_time, 2),
+        "review_class_agreement": review_agreement(),
         **search_figures(position),
     }
+
+
+def review_agreement(games: int = 5) -> float:
+    """The share of moves whose class two seeds of the evaluator agree on, over 3-player games
+    of mixed tables (strong, heuristic, greedy) at the default budget."""
+    agreed = moves = 0
+    for number in range(games):
+        seated = [make_agent(name, f"{number}:{seat}")
+                  for seat, name in enumerate(("heuristic", "greedy", "strong"))]  # fmt: skip
+        game = play_game(Game(3), seated, seed=number + 10)
+        first, second = (move_reviews(game.game, game.history, seed=seed) for seed in (1, 2))
+        agreed += sum(a.quality == b.quality for a, b in zip(first, second, strict=True))
+        moves += len(first)
+    return round(agreed / moves, 3)
 
 
 def search_figures(position: State) -> dict[str, float]:

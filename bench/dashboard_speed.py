@@ -19,7 +19,7 @@ from streamlit.testing.v1 import AppTest
 import dashboard
 from bench.lake_speed import BENCH_LAKE, bench_lake
 from dashboard.charts import clear_shapes
-from data.default_lake import build_default_lake
+from data.default_lake import build_preset_lake
 from data.lake import Lake
 from data.simulate import workers_count
 
@@ -88,7 +88,7 @@ def default_lake(path: Path) -> Path:
     """A default lake at `path` (built, as `make run` does, when it holds no game yet)."""
     lake = Lake(path)
     if not lake.batches():
-        build_default_lake(lake, workers_count("auto"), progress=False)
+        build_preset_lake(lake, "default", workers_count("auto"), progress=False)
     return lake.root
 
 

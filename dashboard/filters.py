@@ -7,17 +7,27 @@ from datetime import date
 
 import polars as pl
 import streamlit as st
+from streamlit.delta_generator import DeltaGenerator
 
 from dashboard.lake_data import fetch
+from data.levels import ENOUGH_GAMES, LEVELS, RECORDED, default_level
 
 ALL = "All"
 STANDARD = "standard"  # the variant filter's value for games without a variant
 STANDARD_LABEL = "standard rules (no variant)"
 EPOCHS = ("1", "2", "3")
 # The filters a whole-game figure follows; the others describe seats or boards.
-GAME_FILTERS = frozenset({"edition", "variant", "players", "source", "date_from", "date_to"})
+GAME_FILTERS = frozenset(
+    {"edition", "variant", "players", "level", "source", "date_from", "date_to"}
+)
 # Query-parameter names of the filters, in sidebar order.
-FILTER_KEYS = ("edition", "variant", "players", "source", "agent", "player", "epoch")
+FILTER_KEYS = ("level", "edition", "variant", "players", "source", "agent", "player", "epoch")
+BASELINE = "random"  # the level shown only as a labelled baseline of random play
+LEVEL_HELP = (
+    "How well the games were played: the weakest agent at the table (random < greedy < "
+    f"heuristic < strong), or {RECORDED} for games with a person at the table. The default is "
+    f"the strongest level with at least {ENOUGH_GAMES} games matching the other filters."
+)
 DATE_KEYS = ("from", "to")
 
 
@@ -28,6 +38,7 @@ class Filters:
     edition: str | None = None
     variant: str | None = None
     players: int | None = None
+    level: str | None = None
     source: str | None = None
     agent: str | None = None
     player: str | None = None
@@ -46,6 +57,7 @@ class Filters:
     def describe(self) -> str:
         """A short human summary, e.g. "2 players · greedy"."""
         parts = [
+            level_label(self.level),
             f"{self.players} players" if self.players else None,
             self.edition,
             "standard rules" if self.variant == "" else self.variant,
@@ -56,11 +68,12 @@ class Filters:
             f"from {self.date_from}" if self.date_from else None,
             f"to {self.date_to}" if self.date_to else None,
         ]
-        return " · ".join(p for p in parts if p) or "all games"
+        return " · ".join(p for p in parts if p)
 
     def ignored_by(self, followed: frozenset[str]) -> list[str]:
         """The chosen filters a figure following only `followed` leaves out, as text."""
         labels = {
+            "level": level_label(self.level),
             "source": f"source {self.source}",
             "agent": f"agent {self.agent}",
             "player": f"player {self.player}",
@@ -68,6 +81,15 @@ class Filters:
         }
         chosen = {name for name, value in asdict(self).items() if value is not None}
         return [labels.get(name, name) for name in asdict(self) if name in chosen - followed]
+
+
+def level_label(level: str | None) -> str:
+    """A play level as the pages name it; random play is labelled as the baseline it is."""
+    if level is None:
+        return "every play level"
+    if level == BASELINE:
+        return "random play (baseline)"
+    return "recorded games" if level == RECORDED else f"{level} play"
 
 
 def _typed(dimension: str, value: str | None) -> str | int | None:
@@ -106,6 +128,41 @@ def _select(label: str, key: str, values: list[str], help_text: str) -> str | No
     return None if chosen == ALL else chosen
 
 
+def _level(
+    slot: DeltaGenerator, picked: dict[str, str | None], dates: tuple[str | None, str | None]
+) -> str | None:
+    """The play level select: the levels with games under the other filters, strongest first,
+    defaulting to the strongest with enough of them (the URL keeps any other choice)."""
+    others = Filters(date_from=dates[0], date_to=dates[1])
+    for key, value in picked.items():
+        others = others.with_value(key, value)
+    breakdown = fetch("lake_breakdown", others.params())
+    rows = breakdown.filter(pl.col("dimension") == "level")
+    games = dict(zip(rows["value"].to_list(), rows["games"].to_list(), strict=True))
+    default = default_level(games)
+    levels = [level for level in (*reversed(LEVELS), RECORDED) if games.get(level, 0) > 0]
+    choices_ = [*levels, ALL]
+    wanted = st.query_params.get("level")
+    chosen = wanted if wanted in choices_ else default or ALL
+    if st.session_state.get("filter_level") not in choices_:
+        st.session_state.pop("filter_level", None)
+    picked_level = slot.selectbox(
+        "Play level",
+        choices_,
+        index=choices_.index(chosen),
+        key="filter_level",
+        help=LEVEL_HELP,
+        format_func=lambda value: (
+            f"{level_label(value)}: {games[value]:,} games" if value in games else "every level"
+        ),
+    )
+    if picked_level == (default or ALL):
+        st.query_params.pop("level", None)
+    elif st.query_params.get("level") != picked_level:
+        st.query_params["level"] = picked_level
+    return None if picked_level == ALL else picked_level
+
+
 def _dates(choice_frame: pl.DataFrame) -> tuple[str | None, str | None]:
     first, last = options(choice_frame, "first_date"), options(choice_frame, "last_date")
     if not first or not last:
@@ -136,6 +193,7 @@ def sidebar_filters() -> Filters:
     """Draw the shared filters in the sidebar (defaults from the URL) and write them back to it."""
     choice_frame = choices()
     st.sidebar.header("Filters")
+    level_slot = st.sidebar.container()  # drawn first, filled once the other filters are read
     picked = {
         "edition": _select("Edition", "edition", options(choice_frame, "edition"), "Rule set."),
         "variant": _select(
@@ -155,13 +213,14 @@ def sidebar_filters() -> Filters:
         "epoch": _select("Epoch", "epoch", list(EPOCHS), "Board metrics of one epoch only."),
     }
     date_from, date_to = _dates(choice_frame)
+    level = _level(level_slot, picked, (date_from, date_to))
     for key, value in {**picked, "from": date_from, "to": date_to}.items():
         if value is None:
             if key in st.query_params:
                 del st.query_params[key]
         elif st.query_params.get(key) != value:
             st.query_params[key] = value
-    filters = Filters(date_from=date_from, date_to=date_to)
+    filters = Filters(level=level, date_from=date_from, date_to=date_to)
     for key, value in picked.items():
         filters = filters.with_value(key, value)
     st.sidebar.caption(f"Showing **{filters.describe()}**. The URL keeps these filters: share it.")

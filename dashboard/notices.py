@@ -5,8 +5,9 @@ from __future__ import annotations
 import streamlit as st
 from streamlit.delta_generator import DeltaGenerator
 
-from dashboard.filters import Filters, choices
+from dashboard.filters import BASELINE, Filters, choices, level_label
 from dashboard.lake_data import lake_folder
+from data.levels import RECORDED
 
 HOW_TO_ADD_GAMES = """
 Add games to the lake, then reload this page:
@@ -51,3 +52,16 @@ def ignored_filters(
     if ignored:
         those = "that filter" if len(ignored) == 1 else "those filters"
         (where or st).caption(f"Not filtered by {', '.join(ignored)}: this figure ignores {those}.")
+
+
+def play_level(filters: Filters) -> None:
+    """Say under a statistics page's title which play level its figures come from."""
+    if filters.level is None:
+        said = "games of **every play level** together, random play included"
+    elif filters.level == BASELINE:
+        said = "**random play (baseline)**: tables with a random agent, not competent play"
+    elif filters.level == RECORDED:
+        said = "**recorded games**: tables with a person at them"
+    else:
+        said = f"**{level_label(filters.level)}**: tables whose weakest seat plays at that level"
+    st.caption(f"Figures from {said}. Choose another *Play level* in the sidebar.")

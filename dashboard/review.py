@@ -14,7 +14,7 @@ import polars as pl
 from dashboard.timeline import Timeline
 from data.reviews import SCHEMA
 from engine import pieces
-from engine.evaluate import DEFAULT_BUDGET, WIN_SHARE_PER_GOLD, describe, iter_reviews
+from engine.evaluate import DEFAULT_BUDGET, describe, iter_reviews
 from engine.record import parse_record, write_record
 
 DEFAULT_SEED = 1
@@ -52,30 +52,21 @@ def review_game(
         )
         rows["best_value"].append(best_value)
         rows["loss"].append(judged.loss)
-        rows["gold_loss"].append(judged.gold_loss)
-        rows["decided"].append(judged.decided)
         rows["quality"].append(judged.quality)
         if progress is not None:
             progress(move.ply, timeline.plies)
     return pl.DataFrame(rows, schema=pl.Schema(pl.from_arrow(SCHEMA.empty_table()).schema))
 
 
-def judged_loss(entry: dict) -> float:
-    """The loss a move's class comes from: its win_share given up, or once the game was
-    decided its gold given up weighed as win_share (engine.evaluate)."""
-    return entry["gold_loss"] * WIN_SHARE_PER_GOLD if entry["decided"] else entry["loss"]
-
-
 def loss_text(entry: dict) -> str:
-    """`loses 12.0 win-share points and 9.5 gold` (a point is a hundredth of a win)."""
-    text = f"loses {100 * entry['loss']:.1f} win-share points and {entry['gold_loss']:.1f} gold"
-    return text + (" (game decided: judged by gold)" if entry["decided"] else "")
+    """`loses 12.0 win-share points` (a point is a hundredth of a win)."""
+    return f"loses {100 * entry['loss']:.1f} win-share points"
 
 
 def costly_moves(review: pl.DataFrame) -> list[tuple[int, str]]:
     """The moves that cost their player, largest judged loss first, as (ply, label)."""
     rows = [row for row in review.iter_rows(named=True) if row["quality"] in FLAGGED]
-    rows.sort(key=lambda row: (-judged_loss(row), row["ply"]))
+    rows.sort(key=lambda row: (-row["loss"], row["ply"]))
     return [
         (
             row["ply"],

@@ -27,6 +27,7 @@ from data.grouping import (
     sum_groups,
     take,
 )
+from data.levels import game_levels_sql
 from data.schema import (
     AGGREGATE_DIR,
     CELL_NAMES,
@@ -95,8 +96,12 @@ class _Batch:
         self.win_share = self.seats["win_share"].to_numpy()
         self.players = self.games["players"].to_numpy().astype(np.int64)
         self.edition = column_key(self.games, "edition")
-        self.rules = composite(  # each game's rules and date
-            [column_key(self.games, c) for c in ("edition", "variant", "players", "created")]
+        self.rules = composite(  # each game's rules, play level and date
+            [
+                *(column_key(self.games, c) for c in ("edition", "variant", "players")),
+                self._levels(),
+                column_key(self.games, "created"),
+            ]
         )
         self.owner = composite(  # each seat's rules and date, agent and player
             [
@@ -123,6 +128,17 @@ class _Batch:
         # every move's keys, read by the aggregates at the rows they group
         self.move_owner = take(self.owner, self.move_seat)
         self.move_epoch = numbers("epoch", self.epoch, pa.int8())
+
+    def _levels(self) -> Key:
+        """Each game's play level, read through the lake's own rule (data/levels.py)."""
+        con = duckdb.connect(":memory:", config={"threads": 1})
+        con.register("batch_seats", self.seats.select(["game_id", "agent"]))
+        levels = con.sql(game_levels_sql("batch_seats")).to_arrow_table()
+        con.close()
+        level = column_key(levels, "level")
+        codes = np.zeros(self.games.num_rows, dtype=np.int64)
+        codes[self.game_of(levels)] = level.codes
+        return Key(codes, level.values)
 
     @cached_property
     def timing(self) -> Key:

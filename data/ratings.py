@@ -30,8 +30,8 @@ SCHEMA = {
 # their seats are read, so a lake of self-play costs no scan of its seats.
 COMPARED_BATCHES = """
 SELECT batch_id FROM agg_seats
-WHERE kept(edition, variant, players, source, created,
-           $edition, $variant, $players, $source, $date_from, $date_to)
+WHERE kept(edition, variant, players, level, source, created,
+           $edition, $variant, $players, NULL, $source, $date_from, $date_to)
   AND coalesce(agent, player, '') <> ''
 GROUP BY batch_id
 HAVING count(DISTINCT (agent IS NULL, coalesce(agent, player))) >= 2

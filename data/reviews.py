@@ -29,8 +29,6 @@ SCHEMA = pa.schema(
         ("best_cell", pa.string()),  # null for a draw or a pass
         ("best_value", pa.float32()),
         ("loss", pa.float32()),  # expected win_share given up
-        ("gold_loss", pa.float32()),  # expected gold given up against the best move
-        ("decided", pa.bool_()),  # judged by gold: the mover's win_share was settled
         ("quality", pa.string()),  # best, excellent, good, inaccuracy, mistake, blunder
     ]
 )

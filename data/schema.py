@@ -12,11 +12,8 @@ from engine import pieces
 from engine.geometry import geometry
 
 # Changes whenever a stored column is added, renamed or retyped; a lake of another is refused.
-SCHEMA_VERSION = 9
-SCHEMA_CHANGE = (
-    "version 9 stores each game's actions, renames the placement columns, and plays a seed's "
-    "simulated games from a new random stream"
-)
+SCHEMA_VERSION = 10
+SCHEMA_CHANGE = "version 10 keeps each game's play level in the per-batch aggregates"
 ENGINE_VERSION = "0.1.0"
 
 _DICT = pa.dictionary(pa.int8(), pa.string())

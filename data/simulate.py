@@ -229,7 +229,7 @@ def simulate(
     )
     if executor is None:
         initargs = (existing, os.getpid()) if workers > 1 else (existing,)
-        executor = LocalExecutor(workers, _init_worker, initargs)
+        executor = LocalExecutor(workers, _init_worker, initargs, agents=plan.agents)
     try:
         with lake.staging_run() as run:
             jobs = [(str(lake.root), run, plan, start, stop) for start, stop in missing]

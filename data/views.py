@@ -1,10 +1,12 @@
 """The views over the lake, declared in one place: one per table, named as the table, adding
-what follows from the stored codes; the dashboard's filter macros; engine/stats.py's intervals."""
+what follows from the stored codes; each game's play level; the dashboard's filter macros;
+engine/stats.py's intervals."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
+from data.levels import game_levels_sql
 from data.schema import (
     BOARD,
     CELL_NAMES,
@@ -65,6 +67,8 @@ GAME_VIEWS = """
 CREATE VIEW games AS SELECT * EXCLUDE (actions) FROM {games};
 CREATE VIEW _seats AS SELECT * FROM {seats};
 CREATE VIEW seats AS SELECT * EXCLUDE (source, batch_id) FROM _seats;
+CREATE VIEW game_levels AS {game_levels};
+CREATE MACRO batch_levels(batches) AS TABLE {batch_levels};
 CREATE VIEW epoch_scores AS SELECT * EXCLUDE (source, batch_id) FROM {epoch_scores};
 CREATE VIEW _moves AS SELECT {decoded} FROM {moves} m;
 CREATE VIEW moves AS
@@ -112,11 +116,12 @@ CREATE MACRO tile_split(choice_, epoch_, timing_, placed_by_, agent_) AS
         WHEN 'agent' THEN coalesce(agent_, 'people')
         ELSE 'all' END;
 
-CREATE MACRO kept(edition_, variant_, players_, source_, created_,
-                  edition, variant, players, source, date_from, date_to) AS
+CREATE MACRO kept(edition_, variant_, players_, level_, source_, created_,
+                  edition, variant, players, level, source, date_from, date_to) AS
     (edition IS NULL OR edition_ = edition)
     AND (variant IS NULL OR variant_ = variant)
     AND (players IS NULL OR players_ = players)
+    AND (level IS NULL OR level_ = level)
     AND (source IS NULL OR source_ = source)
     AND (date_from IS NULL OR created_ >= CAST(date_from AS TIMESTAMPTZ))
     AND (date_to IS NULL OR created_ < CAST(date_to AS TIMESTAMPTZ) + INTERVAL 1 DAY);
@@ -229,7 +234,14 @@ def _files_source(name: str, paths: list[Path]) -> str:
 def game_view_statements(sources: dict[str, str]) -> list[str]:
     """The game views (and `cells` and the macros), each stored table read from `sources`."""
     lists = _code_lists()
-    text = GAME_VIEWS.format(**sources, **lists, decoded=DECODED_MOVES.format(**lists))
+    levels = {
+        "game_levels": game_levels_sql(sources["seats"]),
+        "batch_levels": game_levels_sql(
+            f"(SELECT * FROM {sources['seats']} WHERE list_contains(batches, batch_id))"
+        ),
+    }
+    decoded = DECODED_MOVES.format(**lists)
+    text = GAME_VIEWS.format(**sources, **lists, **levels, decoded=decoded)
     script = ";".join((ACTION_MACRO.format(**lists), text, MACROS.format(**lists)))
     return [s for s in (script + ";" + INTERVAL_MACROS).split(";") if s.strip()]
 

@@ -1,13 +1,15 @@
-"""The evaluator: expected win_shares and the best action, and a whole game's move review.
+"""The evaluator: the strong search's expected win_shares and best action, and a whole game's
+move review.
 
-`evaluate` searches from the seat to move's point of view (its observation only, unless the
-omniscient view is asked for), with a fixed budget of iterations, so a seed reproduces it.
-A reviewed move's loss is the expected win_share of the evaluator's best action minus that
-of the action played; the metrics spec turns the loss into a class.
+`evaluate` searches with the strong agent's compiled search (engine/agents/strong.py) from the
+seat to move's observation only, what that player could know, with a fixed budget of
+iterations, so a seed reproduces it. A reviewed move's loss is the expected win_share of the
+evaluator's best action minus that of the action played; the metrics spec turns the loss
+into a class.
 
-Once a game is decided (the mover's expected win_share within `DECIDED` of 0 or 1) every move
-loses about nothing, so there the best move is the one with the most expected gold, and the
-gold a move gives up is its loss for the class, counted as `WIN_SHARE_PER_GOLD` per gold.
+The search values its root for the seat to move only. A review's `win_shares` (every seat's
+expected win_share before a move) therefore take the mover's from this move's search and each
+other seat's from its own latest turn, scaled so that the seats share the rest of 1.
 """
 
 from __future__ import annotations
@@ -18,21 +20,19 @@ from dataclasses import dataclass
 
 from engine import moves, pieces
 from engine.actions import Block
-from engine.agents.mcts import EPOCH_SPREAD, search_observation, search_state
+from engine.agents.strong import STRONG_ITERATIONS, Searcher
 from engine.moves import Move
 from engine.state import Game, State
 from engine.turns import Turn, walk
 
-DEFAULT_BUDGET = 300
+DEFAULT_BUDGET = STRONG_ITERATIONS  # the `strong` agent's own budget
 # Upper bounds of the loss of expected win_share per class (metrics spec, move quality).
 CLASS_LIMITS = (("excellent", 0.02), ("good", 0.05), ("inaccuracy", 0.10), ("mistake", 0.20))
 BEST = "best"
 BLUNDER = "blunder"
-DECIDED = 0.02  # a mover this close to a win_share of 0 or 1 is judged by gold
-# A gold's weight in win_share in an even two-seat game with one epoch to go: the slope of the
-# evaluator's logistic there, 1 / (4 · 25) = 0.01; so 2 gold lost is "excellent", 5 "good",
-# 10 an "inaccuracy", 20 a "mistake", more a "blunder".
-WIN_SHARE_PER_GOLD = 1 / (4 * EPOCH_SPREAD)
+# A loss of at most one win-share point is a tie with the best action: inside the search's
+# sampling noise at its budget (two seeds disagree on which of such actions is best).
+TIE = 0.01
 
 
 @dataclass(frozen=True)
@@ -40,53 +40,35 @@ class Evaluation:
     """A position judged from the seat to move's point of view."""
 
     seat: int
-    win_shares: tuple[float, ...]  # expected win_share of every seat
     best_action: int
     best_value: float  # expected win_share of `seat` after the best action
     values: dict[int, float]  # searched action -> expected win_share of `seat` after it
-    gold: dict[int, float]  # searched action -> expected gold of `seat` after it
 
     def loss(self, action: int) -> float:
-        """Expected win_share given up by playing `action` instead of the best action."""
-        return max(0.0, self.best_value - self.values[action])
-
-    @property
-    def richest_action(self) -> int:
-        """The searched action with the most expected gold for `seat`."""
-        return max(self.gold, key=self.gold.__getitem__)
-
-    def gold_loss(self, action: int, instead: int) -> float:
-        """Expected gold given up by playing `action` rather than `instead` (never below 0)."""
-        return max(0.0, self.gold[instead] - self.gold[action])
+        """Expected win_share given up by playing `action` instead of the best action (0 for
+        a tie with it, see TIE)."""
+        given_up = self.best_value - self.values[action]
+        return given_up if given_up > TIE else 0.0
 
 
 def evaluate(
     state: State,
     budget: int = DEFAULT_BUDGET,
     seed: int | str = 0,
-    omniscient: bool = False,
     include: Iterable[int] = (),
+    searcher: Searcher | None = None,
 ) -> Evaluation:
-    """Judge the position where a seat is to move; `include` actions are always searched."""
+    """Judge the position where a seat is to move; `include` actions are always searched (a
+    `searcher` of the budget may be passed to reuse its tree arrays)."""
     if state.is_chance_node() or state.is_terminal():
         raise ValueError("only a position with a seat to move can be evaluated")
-    rng = random.Random(seed)
+    if searcher is None or searcher.iterations != budget:
+        searcher = Searcher(budget)
     seat = state.current_player()
-    if omniscient:
-        result = search_state(state, budget, rng, include)
-    else:
-        result = search_observation(
-            state.observation(seat), state.legal_actions(), budget, rng, include
-        )
+    search_seed = random.Random(seed).getrandbits(32)  # a text seed hashes the same every run
+    result = searcher.search(state.observation(seat), search_seed, include)
     best = result.best_action
-    return Evaluation(
-        seat, result.win_shares, best, result.values[best], result.values, result.gold
-    )
-
-
-def is_decided(win_share: float) -> bool:
-    """Whether a mover's expected win_share leaves nothing to win or lose (see DECIDED)."""
-    return win_share <= DECIDED or win_share >= 1 - DECIDED
+    return Evaluation(seat, best, result.values[best], result.values)
 
 
 def classify(loss: float, is_best: bool = False) -> str:
@@ -108,8 +90,6 @@ class MoveReview:
     move: Move
     win_shares: tuple[float, ...]  # every seat's expected win_share before the move
     loss: float  # expected win_share given up
-    gold_loss: float  # expected gold given up against the preferred move
-    decided: bool  # judged by gold: the mover's win_share was settled (see DECIDED)
     quality: str
     best: Move | None  # the evaluator's preferred move when it differs from the one played
 
@@ -120,72 +100,69 @@ class MoveReview:
 
 
 def iter_reviews(
-    game: Game,
-    actions: Sequence[int],
-    budget: int = DEFAULT_BUDGET,
-    seed: int | str = 0,
-    omniscient: bool = False,
+    game: Game, actions: Sequence[int], budget: int = DEFAULT_BUDGET, seed: int | str = 0
 ) -> Iterator[MoveReview]:
     """Judge every turn of a game given as its action list, one turn at a time.
 
     A draw is judged twice, the choice to draw and the placement of the tile seen; its loss is
-    the sum. Turns with a single legal action are best by definition and cost no search. Whether
-    the game is decided is read before the turn's first decision.
+    the sum. Turns with a single legal action are best by definition and cost no search.
     """
+    searcher = Searcher(budget)
+    latest = [1.0 / game.players] * game.players  # each seat's expected win_share, last judged
     for index, item in enumerate(walk(game, actions)):
         if isinstance(item, Turn):
-            yield _review_turn(item, budget, f"{seed}:{index}", omniscient)
+            review = _review_turn(item, searcher, f"{seed}:{index}", latest)
+            latest = list(review.win_shares)
+            yield review
 
 
 def move_reviews(
-    game: Game,
-    actions: Sequence[int],
-    budget: int = DEFAULT_BUDGET,
-    seed: int | str = 0,
-    omniscient: bool = False,
+    game: Game, actions: Sequence[int], budget: int = DEFAULT_BUDGET, seed: int | str = 0
 ) -> list[MoveReview]:
     """Every turn of a game judged (see iter_reviews)."""
-    return list(iter_reviews(game, actions, budget, seed, omniscient))
+    return list(iter_reviews(game, actions, budget, seed))
 
 
-def _review_turn(turn: Turn, budget: int, seed: str, omniscient: bool) -> MoveReview:
+def _review_turn(turn: Turn, searcher: Searcher, seed: str, latest: list[float]) -> MoveReview:
     state = turn.before.clone()
-    loss = gold_loss = 0.0
-    before: tuple[float, ...] | None = None
-    decided = False
+    loss = 0.0
+    before: float | None = None
     best: Move | None = None
     for step, action in enumerate(turn.actions):
         if not state.is_chance_node() and len(state.legal_actions()) > 1:
-            judged = evaluate(state, budget, f"{seed}:{step}", omniscient, include=(action,))
+            judged = evaluate(state, searcher.iterations, f"{seed}:{step}", (action,), searcher)
             if before is None:
-                before = judged.win_shares
-                decided = is_decided(before[turn.seat])
-            preferred = judged.richest_action if decided else judged.best_action
+                before = judged.best_value
             step_loss = judged.loss(action)
-            step_gold = judged.gold_loss(action, preferred)
-            if preferred != action and (step_gold if decided else step_loss) > 0:
+            if judged.best_action != action and step_loss > 0:
                 loss += step_loss
-                gold_loss += step_gold
                 if best is None:
-                    best = _best_move(state, preferred)
+                    best = _best_move(state, judged.best_action)
         state.apply_action(action)
-    judged_loss = gold_loss * WIN_SHARE_PER_GOLD if decided else loss
     return MoveReview(
         epoch=turn.epoch,
         seat=turn.seat,
         move=turn.move,
-        win_shares=before if before is not None else _even_shares(turn.before.players),
+        win_shares=latest_shares(latest, turn.seat, before),
         loss=loss,
-        gold_loss=gold_loss,
-        decided=decided,
-        quality=classify(judged_loss, best is None),
+        quality=classify(loss, best is None),
         best=best,
     )
 
 
-def _even_shares(players: int) -> tuple[float, ...]:
-    """The expected win_shares of a turn nobody could play differently: no search is run."""
-    return (1.0 / players,) * players
+def latest_shares(latest: Sequence[float], seat: int, mover: float | None) -> tuple[float, ...]:
+    """Every seat's expected win_share: the mover's as just judged (unchanged when it had no
+    choice), the others' as last judged, scaled to share the rest of 1."""
+    if mover is None:
+        return tuple(latest)
+    others = sum(share for other, share in enumerate(latest) if other != seat)
+    rest = 1.0 - mover
+    return tuple(
+        mover
+        if other == seat
+        else (share * rest / others if others > 0 else rest / (len(latest) - 1))
+        for other, share in enumerate(latest)
+    )
 
 
 def _best_move(state: State, action: int) -> Move:

@@ -4,7 +4,7 @@ process, or processes forked from it). The Dask one is data/cluster.py."""
 from __future__ import annotations
 
 import multiprocessing
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any, Protocol
 
 
@@ -18,15 +18,18 @@ class Executor(Protocol):
 
 class LocalExecutor:
     """Jobs in this process (one worker), or in a pool of worker processes forked from it,
-    each set up first by `initializer(*initargs)`."""
+    each set up first by `initializer(*initargs)`; the `agents` the jobs seat are compiled
+    before the fork."""
 
     def __init__(
         self,
         workers: int,
         initializer: Callable[..., None] | None = None,
         initargs: tuple[Any, ...] = (),
+        agents: Iterable[str] = (),
     ) -> None:
         self.workers, self.initializer, self.initargs = workers, initializer, initargs
+        self.agents = tuple(agents)
 
     def map_unordered(self, function: Callable[[Any], Any], jobs: Sequence[Any]) -> Iterator[Any]:
         if self.workers <= 1:
@@ -34,9 +37,9 @@ class LocalExecutor:
                 self.initializer(*self.initargs)
             yield from map(function, jobs)
             return
-        from engine.kernel.batch import warm_up
+        from engine.agents import warm_up
 
-        warm_up()  # compile (or load) the kernel once here, not once in every forked worker
+        warm_up(self.agents)  # compile (or load) once here, not once in every forked worker
         context = multiprocessing.get_context("fork")
         with context.Pool(self.workers, self.initializer, self.initargs) as pool:
             yield from pool.imap_unordered(function, jobs)

@@ -110,7 +110,9 @@ def run_tournament(
     in schedule order."""
     jobs = [(table, rules) for table in scheduled]
     results: list[GameResult] = []
-    for result in (executor or LocalExecutor(workers)).map_unordered(_play_one, jobs):
+    seated = {name for table in scheduled for name in table.agents}
+    local = LocalExecutor(workers, agents=seated)
+    for result in (executor or local).map_unordered(_play_one, jobs):
         results.append(result)
         if on_result:
             on_result(result)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
+from dataclasses import replace
 
 import polars as pl
 import streamlit as st
@@ -20,12 +21,14 @@ from dashboard.charts import (
 )
 from dashboard.filters import GAME_FILTERS, STANDARD, STANDARD_LABEL, Filters, choices, options
 from dashboard.lake_data import fetch_all, player_ratings
-from dashboard.notices import ignored_filters, lake_has_games, nothing_matches
+from dashboard.notices import ignored_filters, lake_has_games, nothing_matches, play_level
 
 BIN_WIDTH = 10
 GROUPINGS = {"position": "turn order in epoch 1", "seat": "seat letter"}
 SEAT_FILTERS = GAME_FILTERS | {"agent", "player"}
-LADDER_FILTERS = GAME_FILTERS - {"source"}
+# The agent ladder compares agents across every table, so it follows no play level.
+RATING_FILTERS = GAME_FILTERS - {"level"}
+LADDER_FILTERS = RATING_FILTERS - {"source"}
 # One title for every seat-advantage chart (the caption says which games): one chart shape.
 SEAT_TITLE = "Mean win share against the fair share 1/N (red tick)"
 
@@ -194,14 +197,15 @@ def agent_ladder(
     ratings: pl.DataFrame, ladder: pl.DataFrame, head_to_head: pl.DataFrame, filters: Filters
 ) -> None:
     """The ratings with their intervals beside the head-to-head matrix, then each agent's
-    figures against the field."""
+    figures against the field: all of every play level, the agents meeting at mixed tables."""
+    chosen, filters = filters, replace(filters, level=None)
     left, right = st.columns(2)
     if ratings.is_empty():
         left.info("No game matching the filters seats two different players: nobody is rated.")
     else:
         left.vega_lite_chart(rating_chart(ratings, filters), width="stretch")
         left.caption(RATINGS)
-        ignored_filters(filters, GAME_FILTERS, where=left)
+        ignored_filters(chosen, RATING_FILTERS, where=left)
         left.dataframe(
             ratings.select(list(RATING_COLUMNS)).rename(RATING_COLUMNS),
             hide_index=True,
@@ -219,7 +223,7 @@ def agent_ladder(
         caption = f"{filters.describe()} · {games:,} games of two agents"
         right.vega_lite_chart(vega_lite_spec(captioned(matrix, caption)), width="content")
         right.caption(definitions.HEAD_TO_HEAD)
-        ignored_filters(filters, GAME_FILTERS, where=right)
+        ignored_filters(chosen, RATING_FILTERS, where=right)
     if ladder.is_empty():
         st.info("No simulated games match the filters, so no agent has figures against the field.")
         return
@@ -227,7 +231,7 @@ def agent_ladder(
     st.dataframe(ladder, hide_index=True, width="stretch")
     seats = int(ladder["seats"].sum())
     st.caption(f"{AGAINST_THE_FIELD} {filters.describe()} · simulated · {seats:,} seats.")
-    ignored_filters(filters, LADDER_FILTERS)
+    ignored_filters(chosen, LADDER_FILTERS)
 
 
 def compare_rule_sets(filters: Filters, by: str) -> None:
@@ -275,6 +279,7 @@ def compare_rule_sets(filters: Filters, by: str) -> None:
 
 filters: Filters = st.session_state["filters"]
 st.title("Balance")
+play_level(filters)
 st.caption(
     "For designers: is any seat favoured, how close are the games, do leads change hands? "
     f"Means with 95% intervals (± 1.96·SE), shares with Wilson intervals; fewer than {FEW_GAMES} "
@@ -313,7 +318,7 @@ if lake_has_games():
                 ("leader_wins", params),
                 ("duration", params),
             ],
-            [("agent_ladder", params), ("head_to_head", params)],
+            [("agent_ladder", params), ("head_to_head", {**params, "level": None})],
         )
         ratings = rated.result()
     if summary.is_empty():

@@ -19,7 +19,8 @@ from dashboard.charts import (
 from dashboard.exports import csv_download
 from dashboard.filters import ALL, EPOCHS, Filters, choices, options
 from dashboard.lake_data import fetch, fetch_all
-from dashboard.notices import lake_has_games, nothing_matches
+from dashboard.notices import lake_has_games, nothing_matches, play_level
+from data.levels import LEVELS, RECORDED
 
 
 @dataclass(frozen=True)
@@ -127,6 +128,7 @@ METRICS = {
 }
 COMPARE_BY = {
     "nothing (one board)": None,
+    "play level": "level",
     "player count": "players",
     "agent": "agent",
     "source": "source",
@@ -237,6 +239,7 @@ def show_examples(metric: CellMetric, filters: Filters) -> None:
 
 filters: Filters = st.session_state["filters"]
 st.title("Board heatmaps")
+play_level(filters)
 st.caption(
     "Each cell shows the metric and, below it, how many observations it rests on; cells with "
     f"fewer than {FEW_GAMES} are grey and marked *few games*, cells with none read *no games*. "
@@ -258,6 +261,8 @@ if lake_has_games():
     sides: list[tuple[str, Filters]] = [("left", filters)]
     if dimension:
         values = list(EPOCHS) if dimension == "epoch" else options(choices(), dimension)
+        if dimension == "level":  # strongest first
+            values = [level for level in (*reversed(LEVELS), RECORDED) if level in values]
         values = values or [ALL]
         with controls[2]:
             left_value = url_choice("Left board", "left", values)

@@ -9,10 +9,11 @@ from dashboard import definitions
 from dashboard.charts import FEW_GAMES, breakdown_bars, captioned, vega_lite_spec
 from dashboard.filters import GAME_FILTERS
 from dashboard.lake_data import fetch_all, lake_folder
-from dashboard.notices import ignored_filters, lake_has_games, nothing_matches
+from dashboard.notices import ignored_filters, lake_has_games, nothing_matches, play_level
 
 filters = st.session_state["filters"]
 st.title("Kingdoms Analytics")
+play_level(filters)
 st.caption(
     f"Lake `{lake_folder()}` · every number comes with the games behind it; values from fewer "
     f"than {FEW_GAMES} are greyed and marked *few games*."
@@ -41,10 +42,11 @@ if lake_has_games():
         nothing_matches(filters)
     else:
         st.subheader("What is in it")
-        charts = st.columns(4)
+        charts = st.columns(5)
         for column, (dimension, title) in zip(
             charts,
             [
+                ("level", "Games by play level"),
                 ("source", "Games by source"),
                 ("edition", "Games by edition"),
                 ("players", "Games by player count"),

@@ -305,8 +305,7 @@ def evaluation(opened: OpenedGame, ply: int, review: pl.DataFrame | None) -> Non
         key="replay_jump",
         on_change=jump_from_list,
         help="The inaccuracies, mistakes and blunders, the costliest first: the expected "
-        "win-share its player gave up (a point is a hundredth of a win) and the gold. Once a "
-        "game is decided, moves are judged by the gold they lose.",
+        "win-share its player gave up (a point is a hundredth of a win).",
     )
 
 

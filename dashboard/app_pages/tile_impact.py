@@ -10,7 +10,7 @@ from dashboard.charts import FEW_GAMES, captioned, interval_chart, mark_few, veg
 from dashboard.exports import csv_download
 from dashboard.filters import Filters
 from dashboard.lake_data import fetch_all
-from dashboard.notices import lake_has_games, nothing_matches
+from dashboard.notices import lake_has_games, nothing_matches, play_level
 
 SPLITS = {
     "all placements": "all",
@@ -55,6 +55,7 @@ def url_split(label: str, key: str, labels: list[str], widget, **kwargs: object)
 
 filters: Filters = st.session_state["filters"]
 st.title("Tile impact")
+play_level(filters)
 st.caption(
     f"Counterfactual impact of a tile: {definitions.COUNTERFACTUAL}. Means with 95% intervals "
     f"(mean ± 1.96·SE); fewer than {FEW_GAMES} placements are greyed and marked *few games*."

@@ -1,5 +1,5 @@
 -- Castle yields per cell, rank and epoch, with the owner's outcome (cell heatmaps).
-SELECT g.edition, g.variant, g.players, g.created, s.agent, s.player, c.epoch, c.cell, c.rank,
+SELECT g.edition, g.variant, g.players, gl.level, g.created, s.agent, s.player, c.epoch, c.cell, c.rank,
        count(*) AS n,
        sum(c.row_gold + c.column_gold) AS sum_gold,
        sum((c.row_gold + c.column_gold) ^ 2) AS sumsq_gold,
@@ -7,5 +7,5 @@ SELECT g.edition, g.variant, g.players, g.created, s.agent, s.player, c.epoch, c
        sum(((c.row_gold + c.column_gold) / c.effective_rank) ^ 2) AS sumsq_unit,
        sum(s.win_share) AS sum_win,
        sum(s.win_share ^ 2) AS sumsq_win
-FROM castles c JOIN games g USING (game_id) JOIN seats s USING (game_id, seat)
+FROM castles c JOIN games g USING (game_id) JOIN game_levels gl USING (game_id) JOIN seats s USING (game_id, seat)
 GROUP BY ALL

@@ -1,6 +1,6 @@
 -- What filled each cell, when in the epoch, and by whom (occupancy and fill timing heatmaps).
 WITH epoch_turns AS (SELECT game_id, epoch, max(turn) AS turns FROM moves GROUP BY ALL)
-SELECT g.edition, g.variant, g.players, g.created, s.agent, s.player, m.epoch, m.cell,
+SELECT g.edition, g.variant, g.players, gl.level, g.created, s.agent, s.player, m.epoch, m.cell,
        CASE WHEN m.kind = 'castle' THEN 'castle'
             WHEN m.piece LIKE '+%' THEN 'resource'
             WHEN m.piece LIKE '-%' THEN 'hazard'
@@ -8,7 +8,7 @@ SELECT g.edition, g.variant, g.players, g.created, s.agent, s.player, m.epoch, m
        count(*) AS n,
        sum((m.turn - 1) / greatest(e.turns - 1, 1)) AS sum_fill,
        sum(((m.turn - 1) / greatest(e.turns - 1, 1)) ^ 2) AS sumsq_fill
-FROM moves m JOIN games g USING (game_id) JOIN seats s USING (game_id, seat)
+FROM moves m JOIN games g USING (game_id) JOIN game_levels gl USING (game_id) JOIN seats s USING (game_id, seat)
 JOIN epoch_turns e USING (game_id, epoch)
 WHERE m.kind <> 'pass'
 GROUP BY ALL

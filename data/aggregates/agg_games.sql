@@ -54,7 +54,7 @@ lengths AS (
            count(*) FILTER (WHERE legal_actions > 1) AS decisions
     FROM moves GROUP BY game_id
 )
-SELECT g.edition, g.variant, g.players, g.created, o.agents, c.lead_changes,
+SELECT g.edition, g.variant, g.players, gl.level, g.created, o.agents, c.lead_changes,
        coalesce(o.comeback, false) AS comeback,
        count(*) AS n, sum(g.plies) AS sum_plies,
        sum(l.plies_1) AS sum_plies_1, sum(l.plies_2) AS sum_plies_2,
@@ -67,6 +67,6 @@ SELECT g.edition, g.variant, g.players, g.created, o.agents, c.lead_changes,
        sum(coalesce(sl.led_2, 0)) AS sole_leads_2, sum(coalesce(sl.won_2, 0)) AS leader_won_2,
        sum(CAST(l.decisions AS DOUBLE) ^ 2) AS sumsq_decisions,
        sum(CAST(l.decisions AS DOUBLE) * g.plies) AS sum_decisions_plies
-FROM games g JOIN outcomes o USING (game_id) JOIN changes c USING (game_id)
+FROM games g JOIN game_levels gl USING (game_id) JOIN outcomes o USING (game_id) JOIN changes c USING (game_id)
 JOIN lengths l USING (game_id) LEFT JOIN sole_leads sl USING (game_id)
 GROUP BY ALL

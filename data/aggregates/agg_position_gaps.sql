@@ -10,15 +10,15 @@ WITH shares AS (
     FROM seats GROUP BY game_id
 ),
 gaps AS (
-    SELECT g.edition, g.variant, g.players, g.created,
+    SELECT g.edition, g.variant, g.players, gl.level, g.created,
            CAST(p.first AS TINYINT) AS first_position,
            CAST(p.second AS TINYINT) AS second_position,
            s.by_position[p.first] - s.by_position[p.second] AS gap
-    FROM games g JOIN shares s USING (game_id)
+    FROM games g JOIN game_levels gl USING (game_id) JOIN shares s USING (game_id)
     JOIN (VALUES (1, 2), (1, 3), (1, 4), (2, 3), (2, 4), (3, 4)) p(first, second)
         ON p.second <= g.players
 )
-SELECT edition, variant, players, created, first_position, second_position,
+SELECT edition, variant, players, level, created, first_position, second_position,
        count(*) AS n, sum(gap) AS sum_gap, sum(gap ^ 2) AS sumsq_gap
 FROM gaps
 GROUP BY ALL

@@ -1,18 +1,18 @@
 -- Tile impacts per tile kind, epoch, timing and how the tile was placed (tile impact page).
 -- A placement's impact on its opponents is their mean (the placement is the observation).
 WITH placements AS (
-    SELECT t.*, g.edition, g.variant, g.players, g.created, s.agent, s.player,
+    SELECT t.*, g.edition, g.variant, g.players, gl.level, g.created, s.agent, s.player,
            CASE t.placer WHEN 'A' THEN t.impact_a WHEN 'B' THEN t.impact_b
                 WHEN 'C' THEN t.impact_c ELSE t.impact_d END AS own,
            coalesce(t.impact_a, 0) + coalesce(t.impact_b, 0) + coalesce(t.impact_c, 0)
                + coalesce(t.impact_d, 0) AS total
-    FROM tile_placements t JOIN games g USING (game_id)
+    FROM tile_placements t JOIN games g USING (game_id) JOIN game_levels gl USING (game_id)
     JOIN seats s ON s.game_id = t.game_id AND s.seat = t.placer
 ),
 swings AS (
     SELECT *, (total - own) / (players - 1) AS opponent FROM placements
 )
-SELECT edition, variant, players, created, agent, player, epoch, timing, placed_by, tile,
+SELECT edition, variant, players, level, created, agent, player, epoch, timing, placed_by, tile,
        count(*) AS n,
        sum(own) AS sum_own, sum(own ^ 2) AS sumsq_own,
        sum(opponent) AS sum_opponent, sum(opponent ^ 2) AS sumsq_opponent,

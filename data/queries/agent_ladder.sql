@@ -6,8 +6,8 @@ WITH sums AS (
     SELECT agent, CAST(sum(n) AS BIGINT) AS seats, sum(sum_win) AS win, sum(sumsq_win) AS win_sq,
            sum(sum_partial) AS partial, sum(sumsq_partial) AS partial_sq
     FROM agg_seats
-    WHERE kept(edition, variant, players, source, created,
-               $edition, $variant, $players, 'simulated', $date_from, $date_to)
+    WHERE kept(edition, variant, players, level, source, created,
+               $edition, $variant, $players, NULL, 'simulated', $date_from, $date_to)
       AND agent IS NOT NULL
     GROUP BY agent
 )

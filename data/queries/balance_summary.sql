@@ -4,12 +4,12 @@
 -- games won by less than 5 gold, mean plies, with 95% intervals (means ± z·SE, the share a
 -- Wilson interval). `decision_share`: decision moves, the share of turns with more than one
 -- legal action, with the half width of that ratio taken per game (its turns are not independent).
--- Filters (NULL = all): $edition $variant $players $source $date_from $date_to.
+-- Filters (NULL = all): $edition $variant $players $level $source $date_from $date_to.
 WITH gaps AS (
     SELECT players, first_position, second_position, sum(n) AS n,
            sum(sum_gap) AS total, sum(sumsq_gap) AS total_sq
-    FROM agg_position_gaps WHERE kept(edition, variant, players, source, created,
-         $edition, $variant, $players, $source, $date_from, $date_to)
+    FROM agg_position_gaps WHERE kept(edition, variant, players, level, source, created,
+         $edition, $variant, $players, $level, $source, $date_from, $date_to)
     GROUP BY ALL
 ),
 widest AS (
@@ -24,8 +24,8 @@ sums AS (
            sum(sum_plies) AS plies, sum(sumsq_plies) AS plies_sq,
            sum(sum_decisions) AS decisions, sum(sumsq_decisions) AS decisions_sq,
            sum(sum_decisions_plies) AS decisions_plies
-    FROM agg_games WHERE kept(edition, variant, players, source, created,
-         $edition, $variant, $players, $source, $date_from, $date_to)
+    FROM agg_games WHERE kept(edition, variant, players, level, source, created,
+         $edition, $variant, $players, $level, $source, $date_from, $date_to)
     GROUP BY ALL
 )
 SELECT s.players, CAST(s.n AS BIGINT) AS games,

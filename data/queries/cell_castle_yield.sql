@@ -1,6 +1,6 @@
 -- Castle yield per cell: mean gold a castle on the cell earned in its epoch (row + column,
 -- wizard bonus included), or per rank unit (÷ effective rank) when $per_rank_unit is true.
--- Filters (NULL = all): $edition $variant $players $source $date_from $date_to $agent $player
+-- Filters (NULL = all): $edition $variant $players $level $source $date_from $date_to $agent $player
 -- $epoch $rank. One row per cell (30), with the count behind each value and a 95% interval.
 WITH sums AS (
     SELECT cell, CAST(sum(n) AS BIGINT) AS observations,
@@ -8,8 +8,8 @@ WITH sums AS (
            sum(CASE WHEN coalesce($per_rank_unit, false) THEN sumsq_unit ELSE sumsq_gold END)
                AS total_sq
     FROM agg_castles
-    WHERE kept(edition, variant, players, source, created,
-         $edition, $variant, $players, $source, $date_from, $date_to)
+    WHERE kept(edition, variant, players, level, source, created,
+         $edition, $variant, $players, $level, $source, $date_from, $date_to)
     AND ($agent IS NULL OR agent = $agent) AND ($player IS NULL OR player = $player)
       AND ($epoch IS NULL OR epoch = $epoch) AND ($rank IS NULL OR rank = $rank)
     GROUP BY cell

@@ -3,12 +3,12 @@
 -- placement (the replay opens there), a castle's gold in its epoch and the placer's result, at
 -- most $limit (default 20). $piece_kind picks the pieces a heatmap counts: 'castle' (the
 -- default), 'tile' (any tile), 'resource', 'hazard', 'MT', 'DR', 'GM', 'WZ', or 'any'.
--- Filters (NULL = all): $edition $variant $players $source $date_from $date_to $agent $player
+-- Filters (NULL = all): $edition $variant $players $level $source $date_from $date_to $agent $player
 -- $epoch $rank ($agent/$player: the placer; $rank: castles of that rank).
 WITH matching AS (
     SELECT batch_id, sum(n) AS seats FROM agg_seats
-    WHERE kept(edition, variant, players, source, created,
-               $edition, $variant, $players, $source, $date_from, $date_to)
+    WHERE kept(edition, variant, players, level, source, created,
+               $edition, $variant, $players, $level, $source, $date_from, $date_to)
       AND ($agent IS NULL OR agent = $agent) AND ($player IS NULL OR player = $player)
     GROUP BY batch_id
 ),
@@ -23,6 +23,9 @@ games_in AS (
     SELECT game_id, source, players, created
     FROM filtered_games($edition, $variant, $players, $source, $date_from, $date_to)
     WHERE batch_id IN (SELECT batch_id FROM newest)
+      AND ($level IS NULL OR game_id IN (
+          SELECT game_id FROM batch_levels((SELECT list(batch_id) FROM newest))
+          WHERE level = $level))
 ),
 seats_in AS (
     SELECT game_id, seat, player, final_gold, win_share FROM _seats

@@ -1,17 +1,17 @@
 -- Occupancy per cell: share of epochs in which the cell held a piece of $piece_kind at the
 -- end ('castle', 'resource', 'hazard', 'MT', 'DR', 'GM', 'WZ'; NULL = any piece), with a
--- Wilson 95% interval. Filters (NULL = all): $edition $variant $players $source $date_from
+-- Wilson 95% interval. Filters (NULL = all): $edition $variant $players $level $source $date_from
 -- $date_to $epoch; $agent/$player select whose castles or tiles count.
 WITH epochs AS (
     SELECT coalesce(CAST(sum(n) AS BIGINT), 0) AS n FROM agg_epochs
-    WHERE kept(edition, variant, players, source, created,
-         $edition, $variant, $players, $source, $date_from, $date_to)
+    WHERE kept(edition, variant, players, level, source, created,
+         $edition, $variant, $players, $level, $source, $date_from, $date_to)
       AND ($epoch IS NULL OR epoch = $epoch)
 ),
 hits AS (
     SELECT cell, CAST(sum(n) AS BIGINT) AS hits FROM agg_cells
-    WHERE kept(edition, variant, players, source, created,
-         $edition, $variant, $players, $source, $date_from, $date_to)
+    WHERE kept(edition, variant, players, level, source, created,
+         $edition, $variant, $players, $level, $source, $date_from, $date_to)
     AND ($agent IS NULL OR agent = $agent) AND ($player IS NULL OR player = $player)
       AND ($epoch IS NULL OR epoch = $epoch)
       AND ($piece_kind IS NULL OR piece_kind = $piece_kind)

@@ -2,7 +2,7 @@
 -- placer ($perspective = 'placer', the default), on each opponent ('opponents': per placement,
 -- its mean over the opponents), or the net swing, placer minus mean opponent ('net'); the
 -- placements are the observations.
--- Filters (NULL = all): $edition $variant $players $source $date_from $date_to $agent $player
+-- Filters (NULL = all): $edition $variant $players $level $source $date_from $date_to $agent $player
 -- $epoch $tile. $agent/$player select the placer.
 WITH sums AS (
     SELECT cell,
@@ -12,8 +12,8 @@ WITH sums AS (
            sum(CASE coalesce($perspective, 'placer') WHEN 'opponents' THEN sumsq_opponent
                WHEN 'net' THEN sumsq_net ELSE sumsq_own END) AS total_sq
     FROM agg_tile_cells
-    WHERE kept(edition, variant, players, source, created,
-         $edition, $variant, $players, $source, $date_from, $date_to)
+    WHERE kept(edition, variant, players, level, source, created,
+         $edition, $variant, $players, $level, $source, $date_from, $date_to)
     AND ($agent IS NULL OR agent = $agent) AND ($player IS NULL OR player = $player)
       AND ($epoch IS NULL OR epoch = $epoch) AND ($tile IS NULL OR tile = $tile)
     GROUP BY cell

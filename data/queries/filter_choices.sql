@@ -1,8 +1,9 @@
 -- The values each dashboard filter can take, over the whole lake, from the per-batch aggregates:
 -- editions, variants, player counts and sources with their games, agents with the games that
--- seat them, player names with the seats they took, and the first and last day played.
+-- seat them, play levels with their games, player names with the seats they took, and the first
+-- and last day played.
 WITH lake_games AS MATERIALIZED (
-    SELECT edition, variant, players, source, agents, created, n FROM agg_games
+    SELECT edition, variant, players, level, source, agents, created, n FROM agg_games
 )
 SELECT 'edition' AS dimension, edition AS value, CAST(sum(n) AS BIGINT) AS games
 FROM lake_games GROUP BY ALL
@@ -10,6 +11,8 @@ UNION ALL
 SELECT 'variant', variant, CAST(sum(n) AS BIGINT) FROM lake_games WHERE variant <> '' GROUP BY ALL
 UNION ALL
 SELECT 'players', CAST(players AS VARCHAR), CAST(sum(n) AS BIGINT) FROM lake_games GROUP BY ALL
+UNION ALL
+SELECT 'level', level, CAST(sum(n) AS BIGINT) FROM lake_games GROUP BY ALL
 UNION ALL
 SELECT 'source', source, CAST(sum(n) AS BIGINT) FROM lake_games GROUP BY ALL
 UNION ALL

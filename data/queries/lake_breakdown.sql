@@ -1,14 +1,15 @@
--- Games and seats of the filtered games, by source, edition, variant, player count and agent
--- ('person' for people); a game counts when one of its seats is of $agent and $player.
--- $edition $variant $players $source $date_from $date_to $agent $player: the dashboard filters.
+-- Games and seats of the filtered games, by source, edition, variant, player count, play level
+-- and agent ('person' for people); a game counts when one of its seats is of $agent and $player.
+-- $edition $variant $players $level $source $date_from $date_to $agent $player: the dashboard
+-- filters.
 -- Read from the per-batch aggregates, which list each game's agents; they cannot tell which
 -- games seat a player, so a $player filter reads the seats instead.
 WITH kept_games AS MATERIALIZED (
-    SELECT source, edition, variant, players, n, string_split(agents, ', ') AS seated
+    SELECT source, edition, variant, players, level, n, string_split(agents, ', ') AS seated
     FROM agg_games
     WHERE $player IS NULL
-      AND kept(edition, variant, players, source, created,
-               $edition, $variant, $players, $source, $date_from, $date_to)
+      AND kept(edition, variant, players, level, source, created,
+               $edition, $variant, $players, $level, $source, $date_from, $date_to)
       AND ($agent IS NULL OR list_contains(string_split(agents, ', '), $agent))
 ), agent_games AS (
     SELECT CASE agent WHEN 'people' THEN 'person' ELSE agent END AS value,
@@ -20,19 +21,20 @@ WITH kept_games AS MATERIALIZED (
     SELECT coalesce(agent, 'person') AS value, CAST(sum(n) AS BIGINT) AS seats
     FROM agg_seats
     WHERE $player IS NULL
-      AND kept(edition, variant, players, source, created,
-               $edition, $variant, $players, $source, $date_from, $date_to)
+      AND kept(edition, variant, players, level, source, created,
+               $edition, $variant, $players, $level, $source, $date_from, $date_to)
       AND ($agent IS NULL OR agent = $agent)
     GROUP BY ALL
 ), chosen AS (
     SELECT * FROM filtered_seats($edition, $variant, $players, $source, $date_from, $date_to,
                                  $agent, $player)
     WHERE $player IS NOT NULL
+      AND game_id IN (SELECT game_id FROM game_levels WHERE $level IS NULL OR level = $level)
 ), chosen_games AS (
-    SELECT source, edition, variant, players, 1 AS n FROM games
+    SELECT source, edition, variant, players, level, 1 AS n FROM games JOIN game_levels USING (game_id)
     WHERE game_id IN (SELECT game_id FROM chosen)
     UNION ALL
-    SELECT source, edition, variant, players, n FROM kept_games
+    SELECT source, edition, variant, players, level, n FROM kept_games
 )
 SELECT 'source' AS dimension, source AS value, CAST(sum(n) AS BIGINT) AS games,
        CAST(sum(n * players) AS BIGINT) AS seats
@@ -46,6 +48,9 @@ SELECT 'variant', CASE WHEN variant = '' THEN 'standard' ELSE variant END, CAST(
 FROM chosen_games GROUP BY ALL
 UNION ALL
 SELECT 'players', players || ' players', CAST(sum(n) AS BIGINT), CAST(sum(n * players) AS BIGINT)
+FROM chosen_games GROUP BY ALL
+UNION ALL
+SELECT 'level', level, CAST(sum(n) AS BIGINT), CAST(sum(n * players) AS BIGINT)
 FROM chosen_games GROUP BY ALL
 UNION ALL
 SELECT 'agent', value, games, seats FROM agent_games JOIN agent_seats USING (value)

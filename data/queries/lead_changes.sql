@@ -2,11 +2,11 @@
 -- shared lead that continues is no change) changes across the epochs; `share`: the share of
 -- the player count's games (`of_games`) with that many changes, with a 95% Wilson interval.
 -- One row per player count and number of lead changes. Filters (NULL = all): $edition
--- $variant $players $source $date_from $date_to.
+-- $variant $players $level $source $date_from $date_to.
 WITH sums AS (
     SELECT players, lead_changes, CAST(sum(n) AS BIGINT) AS games
-    FROM agg_games WHERE kept(edition, variant, players, source, created,
-         $edition, $variant, $players, $source, $date_from, $date_to)
+    FROM agg_games WHERE kept(edition, variant, players, level, source, created,
+         $edition, $variant, $players, $level, $source, $date_from, $date_to)
     GROUP BY ALL
 ),
 totals AS (SELECT *, sum(games) OVER (PARTITION BY players) AS of_games FROM sums)

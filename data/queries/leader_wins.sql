@@ -1,7 +1,7 @@
 -- Leader after epoch k goes on to win, per player count and epoch k (1, 2): of the games with
 -- one seat alone in the lead (most gold after epoch k), `leader_won` is how many that seat went
 -- on to win (most gold after epoch 3, alone or tied), `share` its share with a 95% Wilson
--- interval over those games. Filters (NULL = all): $edition $variant $players $source
+-- interval over those games. Filters (NULL = all): $edition $variant $players $level $source
 -- $date_from $date_to.
 WITH sums AS (
     SELECT players,
@@ -9,8 +9,8 @@ WITH sums AS (
            CAST(sum(leader_won_1) AS BIGINT) AS won_1,
            CAST(sum(sole_leads_2) AS BIGINT) AS games_2,
            CAST(sum(leader_won_2) AS BIGINT) AS won_2
-    FROM agg_games WHERE kept(edition, variant, players, source, created,
-         $edition, $variant, $players, $source, $date_from, $date_to)
+    FROM agg_games WHERE kept(edition, variant, players, level, source, created,
+         $edition, $variant, $players, $level, $source, $date_from, $date_to)
     GROUP BY ALL
 ),
 counts AS (

@@ -1,13 +1,13 @@
 -- Distribution of $metric per player count, in bins of $bin_width gold (default 10):
 -- 'final_gold' (every seat, the default), 'margin' (every seat) or 'victory_margin' (the
--- winners' margins). Filters (NULL = all): $edition $variant $players $source $date_from
+-- winners' margins). Filters (NULL = all): $edition $variant $players $level $source $date_from
 -- $date_to $agent $player.
 SELECT players,
        floor(value / coalesce($bin_width, 10)) * coalesce($bin_width, 10) AS bin_start,
        CAST(sum(n) AS BIGINT) AS count
 FROM agg_scores
-WHERE kept(edition, variant, players, source, created,
-         $edition, $variant, $players, $source, $date_from, $date_to)
+WHERE kept(edition, variant, players, level, source, created,
+         $edition, $variant, $players, $level, $source, $date_from, $date_to)
     AND ($agent IS NULL OR agent = $agent) AND ($player IS NULL OR player = $player)
   AND metric = coalesce($metric, 'final_gold')
 GROUP BY ALL

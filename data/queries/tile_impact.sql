@@ -4,7 +4,7 @@
 -- 'epoch', 'timing' (fifth of the epoch, 1–5), 'placed_by' ('drawn' / 'start') or 'agent'
 -- (the placer's), and crossed with a second split $cross_split from the same list (column
 -- `cross_split`, 'all' when NULL).
--- Filters (NULL = all): $edition $variant $players $source $date_from $date_to $agent $player
+-- Filters (NULL = all): $edition $variant $players $level $source $date_from $date_to $agent $player
 -- $epoch ($agent/$player select the placer).
 WITH sums AS (
     SELECT tile,
@@ -14,8 +14,8 @@ WITH sums AS (
            sum(sum_opponent) AS sum_opponent, sum(sumsq_opponent) AS sumsq_opponent,
            sum(sum_net) AS sum_net, sum(sumsq_net) AS sumsq_net
     FROM agg_tile_kinds
-    WHERE kept(edition, variant, players, source, created,
-         $edition, $variant, $players, $source, $date_from, $date_to)
+    WHERE kept(edition, variant, players, level, source, created,
+         $edition, $variant, $players, $level, $source, $date_from, $date_to)
     AND ($agent IS NULL OR agent = $agent) AND ($player IS NULL OR player = $player)
       AND ($epoch IS NULL OR epoch = $epoch)
     GROUP BY ALL

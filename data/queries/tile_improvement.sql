@@ -1,6 +1,6 @@
 -- "Improvement when placed" per tile kind: mean win_share of seats that placed the kind at
 -- least once in the game against seats that never did; `improvement` is the difference, with
--- its 95% interval (√(SE₁² + SE₂²)). Filters (NULL = all): $edition $variant $players $source
+-- its 95% interval (√(SE₁² + SE₂²)). Filters (NULL = all): $edition $variant $players $level $source
 -- $date_from $date_to $agent $player.
 WITH sums AS (
     SELECT tile,
@@ -11,8 +11,8 @@ WITH sums AS (
            sum(sum_win) FILTER (WHERE NOT placed) AS win_not,
            sum(sumsq_win) FILTER (WHERE NOT placed) AS sq_not
     FROM agg_tile_use
-    WHERE kept(edition, variant, players, source, created,
-         $edition, $variant, $players, $source, $date_from, $date_to)
+    WHERE kept(edition, variant, players, level, source, created,
+         $edition, $variant, $players, $level, $source, $date_from, $date_to)
     AND ($agent IS NULL OR agent = $agent) AND ($player IS NULL OR player = $player)
     GROUP BY tile
 ),

@@ -2,6 +2,20 @@
 
 from engine.agents.driver import play_game
 from engine.agents.protocol import Agent
-from engine.agents.registry import AGENT_NAMES, UnknownAgentError, make_agent, search_budget
+from engine.agents.registry import (
+    AGENT_NAMES,
+    UnknownAgentError,
+    make_agent,
+    search_budget,
+    warm_up,
+)
 
-__all__ = ["AGENT_NAMES", "Agent", "UnknownAgentError", "make_agent", "play_game", "search_budget"]
+__all__ = [
+    "AGENT_NAMES",
+    "Agent",
+    "UnknownAgentError",
+    "make_agent",
+    "play_game",
+    "search_budget",
+    "warm_up",
+]

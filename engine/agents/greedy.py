@@ -42,13 +42,6 @@ class Position(SeatView):
         return int(policies.pick_best(legal, values, len(legal), stream))
 
 
-def action_values(
-    position: Position, legal_actions: Sequence[int], draw_value: float | None = None
-) -> list[float]:
-    """The greedy margin of every legal action."""
-    return position.values(legal_actions, False, draw_value).tolist()
-
-
 class GreedyAgent:
     """Maximises the immediate margin; ties are broken at random (seeded)."""
 

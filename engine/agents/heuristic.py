@@ -16,10 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-import numpy as np
-
 from engine.agents.greedy import Position
-from engine.kernel import policies
 from engine.kernel.stream import new_stream
 from engine.state import Observation
 
@@ -33,17 +30,3 @@ class HeuristicAgent:
 
     def choose(self, observation: Observation, legal_actions: Sequence[int]) -> int:
         return Position.from_observation(observation).choose(legal_actions, True, self.stream)
-
-
-def heuristic_values(
-    position: Position, legal_actions: Sequence[int], draw_value: float | None = None
-) -> list[float]:
-    """The greedy margin of every legal action, corrected by the habits above."""
-    return position.values(legal_actions, True, draw_value).tolist()
-
-
-def projected_gold(position: Position) -> list[float]:
-    """Each seat's gold if the epoch ended now, plus the outlook of the castles it has placed."""
-    out = np.zeros(position.state.gold.shape[0], dtype=np.float64)
-    policies.projected_gold(position.state, position.rules, position.unseen, out)
-    return out[: position.players].tolist()

@@ -7,6 +7,7 @@ without loading the compiled kernel.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 
 from engine.agents.protocol import Agent
 
@@ -56,3 +57,17 @@ def make_agent(name: str, seed: int | str) -> Agent:
     if name == "heuristic":
         return HeuristicAgent(seed)
     return RandomAgent(seed)
+
+
+def warm_up(names: Iterable[str]) -> None:
+    """Compile (or load from the cache) the kernel and, when a name is a search, the search too,
+    so that processes forked afterwards do not each compile it."""
+    from engine.agents.driver import play_game
+    from engine.kernel.batch import warm_up as warm_up_kernel
+    from engine.rules import RuleSet
+    from engine.state import Game
+
+    warm_up_kernel()
+    if any(name == "strong" or search_budget(name) is not None for name in names):
+        searchers = [make_agent("mcts-1", seat) for seat in range(2)]
+        play_game(Game(2, RuleSet()), searchers, 0)

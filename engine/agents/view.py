@@ -11,7 +11,7 @@ from engine import pieces
 from engine.kernel import layout
 from engine.kernel.play import KernelState
 from engine.kernel.tables import KernelRules, kernel_rules
-from engine.state import Observation, State
+from engine.state import Observation
 
 SEATS = pieces.MAX_SEATS
 
@@ -77,26 +77,4 @@ class SeatView:
             observation.pending_tile,
             sum(observation.unseen) - hidden,
             observation.unseen,
-        )
-
-    @classmethod
-    def from_state(cls, state: State) -> Self:
-        """The view of the seat to move in a full (e.g. sampled) state."""
-        seat = state.seat
-        unseen = state.supply[:]
-        for other, tile in enumerate(state.start_tiles):
-            if tile and other != seat:
-                unseen[tile] += 1
-        return cls(
-            kernel_rules(state.players, state.game.rules),
-            state.board,
-            state.gold,
-            state.castles,
-            state.epoch,
-            state.phase,
-            seat,
-            state.start_tiles[seat],
-            state.pending_tile,
-            state.supply_size,
-            unseen,
         )

@@ -17,12 +17,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--budget",
         type=whole_number,
-        help="search iterations per decision (default: the evaluator's budget)",
+        help="search iterations per decision (default: the strong agent's 2,000)",
     )
     parser.add_argument("--seed", type=whole_number, default=0, help="seed of the evaluator")
-    parser.add_argument(
-        "--omniscient", action="store_true", help="judge with every starting tile known"
-    )
     parser.add_argument("--json", action="store_true", help="print JSON on stdout")
 
 
@@ -35,7 +32,7 @@ def run(args: argparse.Namespace) -> int:
         raise BadInput(f"--budget must be at least 1, not {args.budget}")
     _, state = load_record(args.file)
     game = state.game
-    reviews = move_reviews(game, state.history, args.budget, args.seed, args.omniscient)
+    reviews = move_reviews(game, state.history, args.budget, args.seed)
     rows = [
         {
             "epoch": review.epoch,

@@ -152,12 +152,13 @@ def test_tile_impact_crosses_starting_tile_with_timing(monkeypatch, lake):
 
 
 def test_tile_impact_download_names_its_filters_and_sample(monkeypatch, lake):
-    app = open_page(monkeypatch, lake, "app_pages/tile_impact.py", players="2")
+    app = open_page(monkeypatch, lake, "app_pages/tile_impact.py", players="2", level="All")
     placements = app.dataframe[0].value["placements"].sum()
     names = [button.help for button in app.get("download_button")]
-    assert names[0].startswith(f"Saves tile_impact_all_all__2-players__n{placements}.csv")
+    expected = f"tile_impact_all_all__every-play-level-2-players__n{placements}.csv"
+    assert names[0].startswith(f"Saves {expected}")
     title = vega_specs(app)[0]["title"]
-    assert title["subtitle"] == f"2 players · {placements:,} tile placements"
+    assert title["subtitle"] == f"every play level · 2 players · {placements:,} tile placements"
 
 
 def test_improvement_when_placed_says_it_is_an_association(monkeypatch, lake):
@@ -310,7 +311,7 @@ def test_balance_figures_say_which_filters_they_ignore(monkeypatch, lake):
 
 
 def test_balance_cards_carry_their_interval(monkeypatch, lake):
-    app = open_page(monkeypatch, lake, "app_pages/balance.py", players="3")
+    app = open_page(monkeypatch, lake, "app_pages/balance.py", players="3", level="All")
     summary = execute(connect(lake), "balance_summary", {"players": 3}).row(0, named=True)
     assert metric(app, "Balance, 3 players") == f"{summary['balance']:.3f}"
     interval = f"95% interval {summary['balance_low']:.3f} to {summary['balance_high']:.3f}"
@@ -324,7 +325,7 @@ def test_leader_after_an_epoch_is_a_figure_with_intervals(monkeypatch, lake):
 
 
 def test_standard_rules_are_a_variant_choice(monkeypatch, lake):
-    app = open_page(monkeypatch, lake, "app_pages/balance.py", variant="standard")
+    app = open_page(monkeypatch, lake, "app_pages/balance.py", variant="standard", level="All")
     assert app.selectbox(key="filter_variant").value == "standard"
     standard = execute(connect(lake), "SELECT count(*) AS n FROM games WHERE variant = ''")["n"][0]
     assert app.dataframe[0].value["games"].sum() == standard

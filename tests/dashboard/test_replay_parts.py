@@ -87,31 +87,22 @@ def test_best_labels_and_review_comments() -> None:
     assert "; best" in commented and "; blunder, loses 0.30; best C4 a1" in commented
 
 
-def _row(ply: int, quality: str, loss: float, gold_loss: float, decided: bool) -> dict:
-    return {
-        "ply": ply,
-        "seat": "A",
-        "move": "C1 a1",
-        "quality": quality,
-        "loss": loss,
-        "gold_loss": gold_loss,
-        "decided": decided,
-    }
+def _row(ply: int, quality: str, loss: float) -> dict:
+    return {"ply": ply, "seat": "A", "move": "C1 a1", "quality": quality, "loss": loss}
 
 
 def test_costly_moves_go_largest_judged_loss_first() -> None:
     review = pl.DataFrame(
         [
-            _row(3, "inaccuracy", 0.08, 4.0, False),
-            _row(9, "good", 0.04, 1.0, False),  # not costly: left out
-            _row(20, "mistake", 0.0, 15.0, True),  # decided: 15 gold weighs 0.15
-            _row(31, "blunder", 0.25, 2.0, False),
+            _row(3, "inaccuracy", 0.08),
+            _row(9, "good", 0.04),  # not costly: left out
+            _row(20, "mistake", 0.15),
+            _row(31, "blunder", 0.25),
         ]
     )
     listed = costly_moves(review)
     assert [ply for ply, _ in listed] == [31, 20, 3]
-    assert listed[0][1] == ("ply 31 · A C1 a1 · blunder: loses 25.0 win-share points and 2.0 gold")
-    assert listed[1][1].endswith("and 15.0 gold (game decided: judged by gold)")
+    assert listed[0][1] == "ply 31 · A C1 a1 · blunder: loses 25.0 win-share points"
 
 
 def test_the_first_mover_is_named_by_seat_not_by_agent() -> None:

@@ -35,6 +35,7 @@ CASES = {
         ["tournament", "--agents", "random,random", "--games", "1", "--lake", "FILE"],
         "not a folder",
     ),
+    "simulate an unknown preset": (["simulate", "--preset", "huge", "--lake", "LAKE"], "--preset"),
     "import into a file": (["import", RECORD, "--lake", "FILE"], "not a folder"),
     "import under /proc": (["import", RECORD, "--lake", "/proc/nope"], "cannot write"),
     "query a missing lake": (["query", "SELECT 1", "--lake", "MISSING"], "no lake there"),
@@ -66,3 +67,11 @@ def test_bad_argument_is_one_line_and_writes_nothing(lake, tmp_path, capsys, mon
     assert err.count("\n") == 1 and said in err, err
     assert _contents(lake.root) == before
     assert plain.read_text() == "not a lake\n" and not missing.exists()
+
+
+@pytest.mark.parametrize("preset", ["default", "research"])
+def test_a_preset_leaves_a_lake_with_games_as_it_is(lake, capsys, preset):
+    before = _contents(lake.root)
+    assert main(["simulate", "--preset", preset, "--lake", str(lake.root)]) == 0
+    assert "already holds games" in capsys.readouterr().err
+    assert _contents(lake.root) == before

@@ -86,7 +86,7 @@ def test_a_bad_scheduler_address_is_refused_in_one_line(address, tmp_path, capfd
 def test_the_default_lake_is_not_built_on_a_cluster(tmp_path, capfd):
     lake = tmp_path / "lake"
     assert main(["simulate", "--default-lake", "--cluster", "local", "--lake", str(lake)]) == 2
-    assert "--cluster: the default lake is built here" in capfd.readouterr().err
+    assert "--cluster: a preset lake is built here" in capfd.readouterr().err
     assert not (lake / "lake.json").exists()
 
 
