@@ -12,10 +12,10 @@ from engine import pieces
 from engine.geometry import geometry
 
 # Changes whenever a stored column is added, renamed or retyped; a lake of another is refused.
-SCHEMA_VERSION = 9
+SCHEMA_VERSION = 10
 SCHEMA_CHANGE = (
-    "version 9 stores each game's actions, renames the placement columns, and plays a seed's "
-    "simulated games from a new random stream"
+    "version 10 keeps an index of each batch's game ids beside its games file, so that a game "
+    "is found without reading the lake"
 )
 ENGINE_VERSION = "0.1.0"
 

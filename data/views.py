@@ -250,6 +250,11 @@ def view_statements(files: dict[str, list[Path]], root: Path) -> list[str]:
     sources = {name: _files_source(name, files.get(name, [])) for name in TABLES}
     statements = game_view_statements(sources)
     statements += [_batch_macro(name, root, files.get(name, [])) for name in TABLES]
+    decoded = DECODED_MOVES.format(**_code_lists())
+    statements.append(
+        "CREATE MACRO batch_decoded_moves(part_source, part_batch) AS TABLE "
+        f"SELECT {decoded} FROM batch_moves(part_source, part_batch) m"
+    )
     for name in aggregate_names():
         source = _files_source(name, files.get(name, []))
         statements.append(f"CREATE VIEW {name} AS SELECT * FROM {source}")
