@@ -40,6 +40,7 @@ OWNER = ".owner"  # in a staging area: held locked by its writer while the write
 ROW_GROUP_ROWS = {"games": 1 << 10}
 GAME_INDEX = "game_ids.npy"  # beside each batch's games file: its game ids, sorted
 PARQUET_MAGIC = b"PAR1"  # a Parquet file starts and ends with it
+RETIRED_FOR = 600  # seconds a merged batch's files stay for the connections made before
 CHECK_HINT = "`kingdoms lake check` lists every damaged file"
 
 
@@ -269,16 +270,41 @@ class Lake:
         """Move a staged batch into place and list it, without the games the lake holds by now
         (looked up under the lock; `derive` redoes the rest): None when all were there."""
         with self.locked():
-            self._sweep_staging()
+            self.sweep_staging()
             manifest = self.manifest()
             staged = _game_ids(staging / "games.parquet")
             stored = self.stored_among(staged, [Batch(**entry) for entry in manifest["batches"]])
             games = _drop_stored(staging, staged, stored, derive)
             batch = self._move_into_place(staging, source, games, manifest) if games else None
+            if batch:
+                self._write_manifest(manifest)
         shutil.rmtree(staging, ignore_errors=True)
         return batch
 
+    def replace_batches(self, merges: list[tuple[list[Batch], Path]]) -> list[Batch]:
+        """List each staged batch in place of the batches it merges, in one manifest write
+        (a reader sees the old batches or the new, never both); the old files stay for
+        RETIRED_FOR seconds for connections made before. Call it holding `locked()`."""
+        manifest = self.manifest()
+        listed = [Batch(**entry) for entry in manifest["batches"]]
+        merged = {(b.source, b.batch_id) for old, _ in merges for b in old}
+        if not merged <= {(b.source, b.batch_id) for b in listed}:
+            raise LakeError(self.root / MANIFEST, "a batch to merge is no longer listed")
+        now = datetime.now(UTC).isoformat(timespec="seconds")
+        manifest["batches"] = [b.__dict__ for b in listed if (b.source, b.batch_id) not in merged]
+        retired = [{"source": s, "batch_id": i, "since": now} for s, i in sorted(merged)]
+        manifest["retired"] = manifest.get("retired", []) + retired
+        new = []
+        for old, staging in merges:
+            games = sum(b.games for b in old)
+            new.append(self._move_into_place(staging, old[0].source, games, manifest))
+        manifest["batches"].sort(key=lambda entry: entry["batch_id"])
+        self._write_manifest(manifest)
+        return new
+
     def _move_into_place(self, staging: Path, source: str, games: int, manifest: dict) -> Batch:
+        """Rename a staged batch's files into place as the next batch, and add it to
+        `manifest` (not yet written: until then no reader lists it)."""
         batch_id = manifest["next_batch"]
         for name in all_tables():
             target = self.batch_dir(name, source, batch_id)
@@ -290,10 +316,26 @@ class Lake:
         batch = Batch(batch_id, source, games, datetime.now(UTC).isoformat(timespec="seconds"))
         manifest["next_batch"] = batch_id + 1
         manifest["batches"].append(batch.__dict__)
-        self._write_manifest(manifest)
         return batch
 
-    def _sweep_staging(self) -> None:
+    def _sweep_retired(self, manifest: dict) -> None:
+        """Remove the files of batches retired more than RETIRED_FOR seconds ago, and their
+        entries from `manifest` (before it is written: a crash leaves them listed, not lost)."""
+        now = datetime.now(UTC)
+        kept = []
+        for entry in manifest.get("retired", []):
+            if (now - datetime.fromisoformat(entry["since"])).total_seconds() < RETIRED_FOR:
+                kept.append(entry)
+                continue
+            for name in all_tables():
+                folder = self.batch_dir(name, entry["source"], entry["batch_id"])
+                shutil.rmtree(folder, ignore_errors=True)
+        if kept:
+            manifest["retired"] = kept
+        else:
+            manifest.pop("retired", None)
+
+    def sweep_staging(self) -> None:
         """Remove the staging areas of writers that are gone (killed before cleaning up)."""
         staging = self.root / STAGING
         if not staging.is_dir():
@@ -305,6 +347,7 @@ class Lake:
                 shutil.rmtree(area, ignore_errors=True)
 
     def _write_manifest(self, manifest: dict) -> None:
+        self._sweep_retired(manifest)
         handle, name = tempfile.mkstemp(dir=self.root, prefix=".lake-", suffix=".json")
         try:
             with os.fdopen(handle, "w") as out:
@@ -410,6 +453,11 @@ def parse_manifest(path: Path, text: str) -> dict:
         raise LakeError(path, f"'batches' is {json.dumps(batches)}, not a list")
     for index, entry in enumerate(batches):
         _check_batch(path, index, entry)
+    retired = manifest.get("retired", [])
+    if not isinstance(retired, list):
+        raise LakeError(path, f"'retired' is {json.dumps(retired)}, not a list")
+    for index, entry in enumerate(retired):
+        _check_retired(path, index, entry)
     ids = [entry["batch_id"] for entry in batches]
     if len(set(ids)) != len(ids):
         raise LakeError(path, "a batch_id is listed twice")
@@ -438,6 +486,19 @@ def _check_batch(path: Path, index: int, entry: object) -> None:
         raise LakeError(path, f"{where}: games {json.dumps(entry['games'])} is not a count")
     if not isinstance(entry["created"], str):
         raise LakeError(path, f"{where}: created {json.dumps(entry['created'])} is not a date")
+
+
+def _check_retired(path: Path, index: int, entry: object) -> None:
+    where = f"retired[{index}]"
+    if not isinstance(entry, dict) or sorted(entry) != ["batch_id", "since", "source"]:
+        raise LakeError(path, f"{where} is not an object of source, batch_id, since")
+    try:
+        valid = _whole(entry["batch_id"]) and entry["source"] in SOURCES
+        valid = valid and datetime.fromisoformat(entry["since"]).tzinfo is not None
+    except (TypeError, ValueError):
+        valid = False
+    if not valid:
+        raise LakeError(path, f"{where}: {json.dumps(entry)} is not a retired batch")
 
 
 def _whole(value: object) -> TypeGuard[int]:
