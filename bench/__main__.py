@@ -20,6 +20,7 @@ PARTS = {
     "startup": ("bench.startup_speed", "startup_figures"),
     "dashboard": ("bench.dashboard_speed", "dashboard_figures"),
     "replay": ("bench.replay_speed", "replay_figures"),
+    "scale": ("bench.scale_speed", "scale_figures"),
 }
 
 

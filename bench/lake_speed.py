@@ -70,7 +70,8 @@ def bench_lake(path: Path) -> Lake:
     return lake
 
 
-def _warm_ms(run, repeats: int = 5) -> float:
+def warm_ms(run, repeats: int = 5) -> float:
+    """The median milliseconds of `repeats` calls after one that warms the caches."""
     run()
     times = []
     for _ in range(repeats):
@@ -106,8 +107,8 @@ def data_figures(root: Path) -> dict[str, float]:
         params = {"game_id": game_id} if "game_id" in query_parameters(name) else {}
         if name == "cell_examples":
             params = {"cell": "c3"}
-        figures[f"query_{name}_ms"] = _warm_ms(lambda n=name, p=params: execute(con, n, p))
-    figures["fetch_game_by_id_ms"] = _warm_ms(
+        figures[f"query_{name}_ms"] = warm_ms(lambda n=name, p=params: execute(con, n, p))
+    figures["fetch_game_by_id_ms"] = warm_ms(
         lambda: execute(con, "game_record", {"game_id": game_id})
     )
     return figures
