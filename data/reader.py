@@ -137,9 +137,19 @@ def _game_batch(con: duckdb.DuckDBPyConnection, game_id: object) -> tuple[object
     none, the first batch (where the game is not: the query answers no rows, with its
     columns), or NULLs in an empty lake."""
     lake, batches = _OPENED[con]
-    found = lake.find_game(int(game_id), batches) if isinstance(game_id, Integral) else None
+    number = _whole_number(game_id)
+    found = lake.find_game(number, batches) if number is not None else None
     found = found or (batches[0] if batches else None)
     return (found.batch_id, found.source) if found else (None, None)
+
+
+def _whole_number(value: object) -> int | None:
+    """A game id given as a number or as its digits (from the command line), else None."""
+    if isinstance(value, Integral):
+        return int(value)
+    if isinstance(value, str) and value.strip().lstrip("-").isdigit():
+        return int(value)
+    return None
 
 
 # Each open connection's lake and the batches its views were made over.

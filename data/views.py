@@ -99,6 +99,10 @@ FROM (
 """
 
 MACROS = """
+CREATE MACRO action_list(actions) AS
+    list_transform(range(octet_length(actions)),
+                   lambda i: ('0x' || substr(hex(actions), 2 * i + 1, 2))::SMALLINT);
+
 CREATE VIEW cells AS
 SELECT {cells}[c + 2] AS cell, CAST({cell_rows}[c + 2] AS TINYINT) AS cell_row,
        CAST({cell_columns}[c + 2] AS TINYINT) AS cell_column
