@@ -70,8 +70,9 @@ def bench_lake(path: Path) -> Lake:
     return lake
 
 
-def warm_ms(run, repeats: int = 5) -> float:
-    """The median milliseconds of `repeats` calls after one that warms the caches."""
+def warm_ms(run, repeats: int = 15) -> float:
+    """The median milliseconds of `repeats` calls after one that warms the caches (with five,
+    medians on the loaded 2-core machine moved by half from one run to the next)."""
     run()
     times = []
     for _ in range(repeats):

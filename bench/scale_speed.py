@@ -19,7 +19,6 @@ SCALE_GAMES = 1_120_000  # about 100.8 million moves with player counts 2, 3, 4 
 SCALE_BATCH = 20_000
 BESIDE_GAMES, SMALL_BATCHES = 100_000, 1_000
 CONNECTS = 9  # connections opened for the median
-REPEATS = 15  # warm runs of each query for its median: five move by half with the load
 # The queries of the issue's table, each a figure; the others' slowest is one more.
 NAMED = ("game_record", "game_moves", "cell_examples", "game_search")
 
@@ -70,7 +69,7 @@ def lake_table(lake: Lake, prefix: str) -> dict[str, float]:
         params: dict[str, object] = {"cell": "c3"} if name == "cell_examples" else {}
         if "game_id" in query_parameters(name):
             params["game_id"] = game_id
-        ms = warm_ms(lambda n=name, p=params: execute(con, n, p), REPEATS)
+        ms = warm_ms(lambda n=name, p=params: execute(con, n, p))
         if name in NAMED:
             figures[f"{prefix}_{name}_ms"] = ms
         else:
