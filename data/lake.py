@@ -197,7 +197,9 @@ class Lake:
         id indexes: no games file is read."""
         wanted = np.unique(np.fromiter(ids, np.int64, len(ids)))
         found: set[int] = set()
-        for batch in self.batches() if batches is None else batches:
+        batches = self.batches() if batches is None else batches
+        self._forget_unlisted(batches)
+        for batch in batches:
             index = self.game_index(batch)
             where = np.searchsorted(index, wanted)
             hit = where < len(index)
@@ -207,12 +209,19 @@ class Lake:
 
     def find_game(self, game_id: int, batches: list[Batch]) -> Batch | None:
         """The batch of `batches` holding a game, newest first, or None."""
+        self._forget_unlisted(batches)
         for batch in reversed(batches):
             index = self.game_index(batch)
             where = int(np.searchsorted(index, game_id))
             if where < len(index) and index[where] == game_id:
                 return batch
         return None
+
+    def _forget_unlisted(self, batches: list[Batch]) -> None:
+        """Drop every mapped index when one is of a batch no longer listed (merged, or the
+        lake replaced under us)."""
+        if not set(self._indexes) <= {(b.source, b.batch_id) for b in batches}:
+            self._indexes.clear()
 
     def game_index(self, batch: Batch) -> np.ndarray:
         """A batch's sorted game ids, mapped from its index file on first use (batch ids are
