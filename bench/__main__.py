@@ -21,6 +21,7 @@ PARTS = {
     "dashboard": ("bench.dashboard_speed", "dashboard_figures"),
     "replay": ("bench.replay_speed", "replay_figures"),
     "cluster": ("bench.cluster_speed", "cluster_figures"),
+    "scale": ("bench.scale_speed", "scale_figures"),
 }
 
 

@@ -2,7 +2,7 @@
 
 Each file is opened by its footer, its columns compared with its table's, and every row group
 decoded; then a batch's tables are held to one another: as many games as the manifest lists,
-a seat per player, a move per ply, and the same games in every stored table.
+a seat per player, a move per ply, the same games in every stored table and in its id index.
 """
 
 from __future__ import annotations
@@ -58,7 +58,7 @@ def check_lake(lake: Lake) -> Health:
         return Health(0, 0, 0, (Damage(str(error.file), error.problem),))
     schemas = {**TABLE_SCHEMAS, **aggregate_schemas()}
     damage = [d for batch in batches for d in _check_batch(lake, batch, schemas)]
-    files = len(batches) * len(all_tables())
+    files = len(batches) * (len(all_tables()) + 1)  # and each batch's id index
     return Health(len(batches), sum(b.games for b in batches), files, tuple(damage))
 
 
@@ -73,6 +73,21 @@ def _check_batch(lake: Lake, batch: Batch, schemas: dict[str, pa.Schema]) -> Ite
             yield Damage(str(path), str(error), table, batch.batch_id)
     for table, problem in _disagreements(batch, stored):
         yield Damage(str(lake.part(table, batch)), problem, table, batch.batch_id)
+    yield from _index_damage(lake, batch, stored.get("games"))
+
+
+def _index_damage(lake: Lake, batch: Batch, games: pa.Table | None) -> Iterator[Damage]:
+    """The batch's id index, unreadable or not listing the games of its games table."""
+    path = lake.index_path(batch.source, batch.batch_id)
+    try:
+        index = np.load(path, allow_pickle=False)
+    except (OSError, ValueError) as error:
+        problem = f"the batch's id index cannot be read ({error})"
+        yield Damage(str(path), problem, "games", batch.batch_id)
+        return
+    if games is not None and not np.array_equal(index, np.sort(games["game_id"].to_numpy())):
+        problem = "the batch's id index does not list the games of its games table"
+        yield Damage(str(path), problem, "games", batch.batch_id)
 
 
 class _Unreadable(Exception):

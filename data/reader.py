@@ -13,8 +13,10 @@ from __future__ import annotations
 import re
 import threading
 import warnings
+import weakref
 from collections.abc import Mapping
 from functools import cache
+from numbers import Integral
 from pathlib import Path
 from typing import cast
 
@@ -22,7 +24,7 @@ import duckdb
 import polars as pl
 
 from data.aggregates import aggregate_schemas
-from data.lake import Lake
+from data.lake import Batch, Lake
 from data.schema import TABLE_SCHEMAS, all_tables
 from data.views import view_statements
 
@@ -70,17 +72,14 @@ def connect(lake: Lake, threads: int | None = None) -> duckdb.DuckDBPyConnection
     if threads:
         con.execute(f"SET threads = {int(threads)}")
     files = lake.table_files()  # refuses a damaged manifest or a missing, truncated file
-    schemas = {**TABLE_SCHEMAS, **aggregate_schemas()}
     for table in all_tables():
-        if not files[table]:
-            empty = schemas[table].empty_table()  # noqa: F841 - scanned by name below
+        if not files[table]:  # the aggregates' columns are worked out (slowly) only then
+            schema = TABLE_SCHEMAS.get(table) or aggregate_schemas()[table]
+            empty = schema.empty_table()  # noqa: F841 - scanned by name below
             con.execute(f"CREATE TABLE empty_{table} AS SELECT * FROM empty")
     for statement in view_statements(files, lake.root):
         con.execute(statement)
-    # which batch holds each game: a game's files are then found without opening every batch
-    con.execute(
-        "CREATE TABLE game_batches AS SELECT game_id, batch_id, source FROM games ORDER BY ALL"
-    )
+    _OPENED[con] = (lake, lake.batches())  # the batches its views show, for `_game_batch`
     lake_dir = str(lake.root)
     con.execute("SET allowed_directories = [$dir]", {"dir": lake_dir + "/"})
     con.execute("SET enable_external_access = false")
@@ -118,7 +117,7 @@ def execute(
     timer.start()
     try:
         if query in query_names() and GAME_BATCH in _placeholders(query):
-            params[GAME_BATCH], source = _game_batch(cursor, params["game_id"])
+            params[GAME_BATCH], source = _game_batch(con, params["game_id"])
             if GAME_SOURCE in _placeholders(query):
                 params[GAME_SOURCE] = source
         cursor.execute(sql, params or None)  # binds once (`sql()` binds twice: ms a query)
@@ -133,14 +132,30 @@ def execute(
         timer.cancel()
 
 
-def _game_batch(cursor: duckdb.DuckDBPyConnection, game_id: object) -> tuple[object, object]:
-    """The batch holding a game, and its source; for a game in none, the first batch (where
-    the game is not: the query answers no rows, with its columns), or NULLs in an empty lake."""
-    sql = "SELECT batch_id, source FROM game_batches WHERE game_id = $game_id LIMIT 1"
-    found = cursor.execute(sql, {"game_id": game_id}).fetchall()
-    found = found or cursor.execute("SELECT batch_id, source FROM game_batches LIMIT 1").fetchall()
-    return found[0] if found else (None, None)
+def _game_batch(con: duckdb.DuckDBPyConnection, game_id: object) -> tuple[object, object]:
+    """The batch holding a game, and its source, from the batches' id indexes; for a game in
+    none, the first batch (where the game is not: the query answers no rows, with its
+    columns), or NULLs in an empty lake."""
+    lake, batches = _OPENED[con]
+    number = _whole_number(game_id)
+    found = lake.find_game(number, batches) if number is not None else None
+    found = found or (batches[0] if batches else None)
+    return (found.batch_id, found.source) if found else (None, None)
 
+
+def _whole_number(value: object) -> int | None:
+    """A game id given as a number or as its digits (from the command line), else None."""
+    if isinstance(value, Integral):
+        return int(value)
+    if isinstance(value, str) and value.strip().lstrip("-").isdigit():
+        return int(value)
+    return None
+
+
+# Each open connection's lake and the batches its views were made over.
+_OPENED: weakref.WeakKeyDictionary[duckdb.DuckDBPyConnection, tuple[Lake, list[Batch]]] = (
+    weakref.WeakKeyDictionary()
+)
 
 _THREAD = threading.local()
 

@@ -227,10 +227,7 @@ def _games_table(games, ids, setups: Setups, players, plies, first_seat, deals, 
             _tags(games),
             _deals(deals),
             _unseen_starts(games),
-            pa.ListArray.from_arrays(
-                np.cumsum([0, *(len(g.actions) for g in games)], dtype=np.int32),
-                pa.array(np.frombuffer(b"".join(g.actions for g in games), np.uint8)),
-            ),
+            pa.array([g.actions for g in games], pa.binary()),
         ],
     )
 

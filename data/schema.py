@@ -13,7 +13,11 @@ from engine.geometry import geometry
 
 # Changes whenever a stored column is added, renamed or retyped; a lake of another is refused.
 SCHEMA_VERSION = 10
-SCHEMA_CHANGE = "version 10 keeps each game's play level in the per-batch aggregates"
+SCHEMA_CHANGE = (
+    "version 10 keeps each game's play level in the per-batch aggregates and an index of each "
+    "batch's game ids beside its games file, so that a game is found without reading the lake, "
+    "and stores each game's actions as bytes"
+)
 ENGINE_VERSION = "0.1.0"
 
 _DICT = pa.dictionary(pa.int8(), pa.string())
@@ -47,7 +51,7 @@ TABLE_SCHEMAS: dict[str, pa.Schema] = {
             ("tags", pa.map_(pa.string(), pa.string())),
             ("deals", pa.list_(pa.uint8())),
             ("unseen_starts", pa.list_(pa.uint8())),
-            ("actions", pa.list_(pa.uint8())),  # the engine's action ids (all below 256)
+            ("actions", pa.binary()),  # the engine's action ids, a byte each (all below 256)
         ],
         nullable=("seed",),  # none for a recorded game
     ),

@@ -39,7 +39,8 @@ def new_games(games: Sequence[PlayedGame], known: Collection[int]) -> list[Playe
 
 def store_games(lake: Lake, games: Sequence[PlayedGame], source: str) -> Stored:
     """Add games to the lake as one batch of `source`, leaving out those it already holds."""
-    fresh = new_games(games, lake.stored_ids())  # the commit checks again, under the lock
+    stored_already = lake.stored_among([g.game_id for g in games])  # checked again at commit
+    fresh = new_games(games, stored_already)
     stored = Stored(duplicates=len(games))
     if fresh:
         with lake.staging_run() as run:

@@ -103,6 +103,10 @@ FROM (
 """
 
 MACROS = """
+CREATE MACRO action_list(actions) AS
+    list_transform(range(octet_length(actions)),
+                   lambda i: ('0x' || substr(hex(actions), 2 * i + 1, 2))::SMALLINT);
+
 CREATE VIEW cells AS
 SELECT {cells}[c + 2] AS cell, CAST({cell_rows}[c + 2] AS TINYINT) AS cell_row,
        CAST({cell_columns}[c + 2] AS TINYINT) AS cell_column
@@ -262,6 +266,11 @@ def view_statements(files: dict[str, list[Path]], root: Path) -> list[str]:
     sources = {name: _files_source(name, files.get(name, [])) for name in TABLES}
     statements = game_view_statements(sources)
     statements += [_batch_macro(name, root, files.get(name, [])) for name in TABLES]
+    decoded = DECODED_MOVES.format(**_code_lists())
+    statements.append(
+        "CREATE MACRO batch_decoded_moves(part_source, part_batch) AS TABLE "
+        f"SELECT {decoded} FROM batch_moves(part_source, part_batch) m"
+    )
     for name in aggregate_names():
         source = _files_source(name, files.get(name, []))
         statements.append(f"CREATE VIEW {name} AS SELECT * FROM {source}")

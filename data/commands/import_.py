@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 
+from data.commands.lake import suggest_compaction
 from data.commands.lake_options import add_lake_argument, open_lake_for_writing
 from engine.cli_support import EXIT_BAD_INPUT, EXIT_OK
 
@@ -28,4 +29,5 @@ def run(args: argparse.Namespace) -> int:
         f"{len(report.errors)} bad",
         file=sys.stderr,
     )
+    suggest_compaction(args)
     return EXIT_BAD_INPUT if report.errors else EXIT_OK

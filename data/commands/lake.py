@@ -1,15 +1,20 @@
-"""`kingdoms lake check`: read the whole lake and list what is damaged."""
+"""`kingdoms lake check`: read the whole lake and list what is damaged; `kingdoms lake compact`:
+merge its small batches."""
 
 from __future__ import annotations
 
 import argparse
 import json
+import sys
 
 from data.commands.lake_options import add_lake_argument, open_lake
 from engine.cli_support import EXIT_BAD_INPUT, EXIT_OK
 
 NAME = "lake"
-HELP = "Look after the lake: `check` reads every file and lists what is damaged."
+HELP = (
+    "Look after the lake: `check` reads every file and lists what is damaged; `compact` merges "
+    "small batches."
+)
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -21,9 +26,50 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     check.add_argument("--json", action="store_true", help="print one JSON object")
     add_lake_argument(check)
+    compact = actions.add_parser(
+        "compact",
+        help="merge each source's small batches (under 1,000 games) into batches of up to "
+        "20,000: fewer files to open; readers see the old batches or the new, never both",
+        description="Merge each source's small batches (under 1,000 games) into batches of up "
+        "to 20,000 games, every row kept. Readers see the old batches or the new, never both; "
+        "killed part-way, the lake keeps the old ones; run twice, the second changes nothing.",
+    )
+    add_lake_argument(compact)
 
 
 def run(args: argparse.Namespace) -> int:
+    return _compact(args) if args.action == "compact" else _check(args)
+
+
+def _compact(args: argparse.Namespace) -> int:
+    from tqdm import tqdm
+
+    from data.compact import compact, merge_groups
+
+    lake = open_lake(args)
+    total = sum(len(group) for group in merge_groups(lake.batches()))
+    with tqdm(total=total, unit="batch", disable=not sys.stderr.isatty()) as bar:
+        done = compact(lake, bar.update)
+    print(f"{lake.root}: merged {done.merged:,} small batches into {done.into:,}", file=sys.stderr)
+    return EXIT_OK
+
+
+def suggest_compaction(args: argparse.Namespace) -> None:
+    """After a write, a line on stderr suggesting `kingdoms lake compact` when the lake holds
+    more small batches than SUGGEST_AFTER."""
+    from data.compact import SUGGEST_AFTER, small_batches
+
+    lake = open_lake(args)
+    small = small_batches(lake)
+    if small > SUGGEST_AFTER:
+        print(
+            f"{lake.root} holds {small:,} small batches; `kingdoms lake compact --lake "
+            f"{lake.root}` merges them so that queries open fewer files",
+            file=sys.stderr,
+        )
+
+
+def _check(args: argparse.Namespace) -> int:
     from data.lake_check import check_lake
 
     lake = open_lake(args)

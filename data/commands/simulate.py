@@ -6,6 +6,7 @@ import argparse
 import sys
 
 from data.commands.cluster_options import add_cluster_argument, cluster_executor
+from data.commands.lake import suggest_compaction
 from data.commands.lake_options import add_lake_argument, open_lake_for_writing
 from engine.cli_support import EXIT_OK, BadInput, whole_number
 from engine.rules import RulesError, check_players, rule_set
@@ -91,6 +92,7 @@ def run(args: argparse.Namespace) -> int:
         f"added {stored.added:,} games to {lake.root}, {stored.duplicates:,} already in the lake",
         file=sys.stderr,
     )
+    suggest_compaction(args)
     return EXIT_OK
 
 

@@ -1,7 +1,7 @@
--- Example games for one cell: pieces placed on $cell in the newest batches holding matching
--- games (until they hold 1,000 matching seats, at most three), each with the ply of its
--- placement (the replay opens there), a castle's gold in its epoch and the placer's result, at
--- most $limit (default 20). $piece_kind picks the pieces a heatmap counts: 'castle' (the
+-- Example games for one cell: pieces placed on $cell in the newest 1,000 games with a matching
+-- seat (from the newest batches holding matching games, until they hold 1,000 matching seats,
+-- at most three), each with the ply of its placement (the replay opens there), a castle's gold
+-- in its epoch and the placer's result, at most $limit (default 20). $piece_kind picks the pieces a heatmap counts: 'castle' (the
 -- default), 'tile' (any tile), 'resource', 'hazard', 'MT', 'DR', 'GM', 'WZ', or 'any'.
 -- Filters (NULL = all): $edition $variant $players $level $source $date_from $date_to $agent $player
 -- $epoch $rank ($agent/$player: the placer; $rank: castles of that rank).
@@ -32,6 +32,12 @@ seats_in AS (
     WHERE batch_id IN (SELECT batch_id FROM newest)
       AND ($agent IS NULL OR agent = $agent) AND ($player IS NULL OR player = $player)
 ),
+recent AS (  -- stored by id, the newest games' moves are a few row groups of a batch
+    SELECT game_id FROM games_in
+    WHERE game_id IN (SELECT game_id FROM seats_in)
+    ORDER BY created DESC, game_id
+    LIMIT 1000
+),
 placed AS (
     SELECT game_id, epoch, ply, seat, piece, castle_rank AS rank,
            CAST(row_gold + column_gold AS SMALLINT) AS castle_gold,
@@ -40,6 +46,7 @@ placed AS (
                 WHEN tile_value > 0 THEN 'resource' ELSE 'hazard' END AS piece_kind
     FROM _moves
     WHERE batch_id IN (SELECT batch_id FROM newest)
+      AND game_id IN (SELECT game_id FROM recent)
       AND cell = $cell AND kind <> 'pass' AND ($epoch IS NULL OR epoch = $epoch)
 ),
 wanted AS (

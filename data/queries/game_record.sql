@@ -1,10 +1,10 @@
 -- One game with what its record needs: rules, tags, who sat where, `actions`, the engine's whole
--- action list as stored (replay it to step through the game), and `unseen_starts`, the positions
--- in its deals of starting tiles nobody saw (written `?`). $game_id: the game's id
+-- action list (stored a byte an action; replay it to step through the game), and
+-- `unseen_starts`, the positions in its deals of starting tiles nobody saw (written `?`). $game_id: the game's id
 -- ($game_source and $game_batch, where it is stored, are filled in by `execute`).
 WITH game AS (
     SELECT game_id, source, edition, variant, players, seed, first_seat, tags,
-           CAST(actions AS INTEGER[]) AS actions, unseen_starts
+           action_list(actions) AS actions, unseen_starts
     FROM batch_games($game_source, $game_batch) WHERE game_id = $game_id
 ),
 seated AS (

@@ -26,7 +26,7 @@ def test_an_unknown_part_is_refused_in_one_line(capfd: pytest.CaptureFixture) ->
     err = capfd.readouterr().err
     assert err == (
         "bench: --only: unknown part 'speed' "
-        "(choose from engine, agents, lake, startup, dashboard, replay, cluster)\n"
+        "(choose from engine, agents, lake, startup, dashboard, replay, cluster, scale)\n"
     )
 
 

@@ -8,12 +8,13 @@ import shutil
 from collections.abc import Callable
 from pathlib import Path
 
+import numpy as np
 import pyarrow.parquet as pq
 import pytest
 from streamlit.testing.v1 import AppTest
 
 from data.cli import main
-from data.lake import MANIFEST, Lake
+from data.lake import GAME_INDEX, MANIFEST, Lake
 from data.schema import all_tables
 from tests.dashboard.conftest import APP
 from tests.lakes import scratch_lake
@@ -154,8 +155,20 @@ def _swap_tables(root: Path) -> Path:
     return path
 
 
+def _shuffle_index(root: Path) -> Path:
+    """A batch's id index listing its games out of order: a lookup would miss some."""
+    path = _part(root, "games").with_name(GAME_INDEX)
+    np.save(path, np.load(path)[::-1].copy())
+    return path
+
+
 @pytest.mark.parametrize(
-    "damage, word", [(_halve_rows, "its games call for"), (_swap_tables, "columns")]
+    "damage, word",
+    [
+        (_halve_rows, "its games call for"),
+        (_swap_tables, "columns"),
+        (_shuffle_index, "id index does not list"),
+    ],
 )
 def test_lake_check_reads_past_the_footer(healthy, tmp_path, capsys, damage, word):
     root = tmp_path / "lake"
@@ -169,7 +182,7 @@ def test_lake_check_reads_past_the_footer(healthy, tmp_path, capsys, damage, wor
 
 def _contents(lake: Lake) -> str:
     batches = lake.batches()
-    games, files = sum(b.games for b in batches), len(batches) * len(all_tables())
+    games, files = sum(b.games for b in batches), len(batches) * (len(all_tables()) + 1)
     return f"{len(batches)} batches, {games} games, {files} files"
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import shutil
 from collections import defaultdict
 
 import numpy as np
@@ -9,7 +10,7 @@ import polars as pl
 import pytest
 
 from data.importer import import_records
-from data.lake import Lake
+from data.lake import GAME_INDEX, Lake, LakeError
 from data.reader import QueryError, connect, execute, query_names, query_parameters
 from data.simulate import SOURCE, Plan, plan_games
 from data.store import store_games
@@ -140,7 +141,8 @@ def test_one_game(tiny, games):
 
 
 def test_one_game_is_read_from_the_batch_holding_it(con):
-    """Fetching by id reads one batch (found in `game_batches`) and gives every row of the game."""
+    """Fetching by id reads one batch (found in the batches' id indexes) and gives every row of
+    the game."""
     games = execute(con, "SELECT game_id, batch_id FROM games ORDER BY batch_id, game_id")
     assert games["batch_id"].n_unique() > 3
     for game_id in games["game_id"].gather_every(37):
@@ -155,6 +157,21 @@ def test_one_game_is_read_from_the_batch_holding_it(con):
     assert "game_batch" not in query_parameters("game_moves")
     with pytest.raises(QueryError, match="no parameter 'game_batch'"):
         execute(con, "game_moves", {"game_id": 1, "game_batch": 1})
+
+
+def test_each_batch_indexes_its_games_sorted_and_a_lost_index_is_named(lake, tmp_path):
+    """The id index beside a batch's games file lists exactly its games, in order; without it,
+    a fetch by id says which file is missing."""
+    con = connect(lake)
+    for batch in lake.batches():
+        ids = execute(con, "SELECT game_id FROM games WHERE batch_id = $b", {"b": batch.batch_id})
+        assert lake.game_index(batch).tolist() == sorted(ids["game_id"].to_list())
+    copy = Lake(shutil.copytree(lake.root, tmp_path / "copy"))
+    first = copy.batches()[0]
+    index = copy.batch_dir("games", first.source, first.batch_id) / GAME_INDEX
+    index.unlink()
+    with pytest.raises(LakeError, match=f"{index}: the batch's id index cannot be read"):
+        execute(connect(copy), "game_record", {"game_id": 12345})
 
 
 def test_unknown_parameter_is_refused(tiny):

@@ -98,12 +98,12 @@ def test_stored_actions_are_the_games_and_rebuild_its_record(tmp_path) -> None:
         assert list(again.unseen_starts) == list(game.unseen_starts)
 
 
-def test_a_lake_written_before_play_levels_were_aggregated_is_refused(tmp_path, capsys) -> None:
-    version = SCHEMA_VERSION - 1  # 9: the last schema whose aggregates hold no play level
+def test_a_lake_written_before_play_levels_and_the_id_index_is_refused(tmp_path, capsys) -> None:
+    version = SCHEMA_VERSION - 1  # 9: the last schema without play levels or each batch's id index
     (tmp_path / MANIFEST).write_text(
         json.dumps({"schema_version": version, "next_batch": 1, "batches": []})
     )
-    with pytest.raises(LakeVersionError, match="play level"):
+    with pytest.raises(LakeVersionError, match="play level.*index of each batch's game ids"):
         Lake(tmp_path).batches()
     assert main(["query", "SELECT 1", "--lake", str(tmp_path)]) == 2
     said = capsys.readouterr().err.strip().splitlines()
