@@ -7,6 +7,7 @@ import argparse
 import json
 from pathlib import Path
 
+import pyarrow.parquet as pq
 import pytest
 from streamlit.testing.v1 import AppTest
 
@@ -109,3 +110,21 @@ def test_review_all_fills_the_viewers_cache_once(
     assert not app.exception
     assert not [button for button in app.button if button.key == "replay_review"]
     assert app.selectbox(key="replay_jump") is not None
+
+
+@pytest.mark.slow
+def test_review_all_on_a_local_dask_cluster_writes_the_local_rows(tmp_path: Path) -> None:
+    """The same arguments and seed give the same reviews whichever executor runs them."""
+    records = sorted(RECORDS.glob("*.kgn"))[:2]
+    written = {}
+    for where, extra in (("local", ["--workers", "1"]), ("dask", ["--cluster", "local"])):
+        lake = Lake(tmp_path / where)
+        assert import_records(lake, records).errors == []
+        argv = ["review", "--all", "--budget", "20", "--lake", str(lake.root), *extra]
+        assert main([*argv, "--workers", "2"] if where == "dask" else argv) == 0
+        written[where] = {
+            path.relative_to(lake.root): pq.read_table(path)
+            for path in (lake.root / "reviews").rglob("*.parquet")
+        }
+    assert len(written["local"]) == 2 and written["dask"].keys() == written["local"].keys()
+    assert all(written["dask"][path].equals(table) for path, table in written["local"].items())
