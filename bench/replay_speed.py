@@ -16,12 +16,13 @@ import streamlit as st
 from streamlit.testing.v1 import AppTest
 
 import dashboard
-from dashboard.review import DEFAULT_BUDGET, DEFAULT_SEED, review_game
 from dashboard.timeline import Timeline
 from data.lake import Lake
 from data.reader import connect, execute
+from data.review_rows import DEFAULT_SEED, review_game
 from data.reviews import save_review
 from data.simulate import Plan, simulate
+from engine.evaluate import DEFAULT_BUDGET
 from engine.rules import rule_set
 from engine.state import Game
 
@@ -82,7 +83,7 @@ def replay_figures(
             review_s = []
             for game_id, timeline in games[:reviews]:
                 started = time.perf_counter()
-                review = review_game(timeline, DEFAULT_BUDGET, DEFAULT_SEED)
+                review = review_game(timeline.game, timeline.actions, DEFAULT_BUDGET, DEFAULT_SEED)
                 review_s.append(time.perf_counter() - started)
                 save_review(lake, game_id, DEFAULT_BUDGET, DEFAULT_SEED, review)
             reviewed_step_ms = _step_ms(games[0][0], steps)

@@ -13,11 +13,12 @@ import polars as pl
 import streamlit as st
 
 from dashboard.lake_data import fetch, lake_version
-from dashboard.review import review_game, with_review_comments
+from dashboard.review import with_review_comments
 from dashboard.timeline import Timeline
 from data.importer import export_record
 from data.lake import Lake, lake_path
 from data.reader import QueryError, connect
+from data.review_rows import review_game
 from data.reviews import load_review, save_review
 from engine.rules import RulesError, rule_set
 from engine.state import Game
@@ -80,7 +81,8 @@ def make_review(
     opened: OpenedGame, budget: int, seed: int, progress: Callable[[int, int], None]
 ) -> pl.DataFrame:
     """Review the whole game and keep the review in the lake."""
-    review = review_game(opened.timeline, budget, seed, progress)
+    timeline = opened.timeline
+    review = review_game(timeline.game, timeline.actions, budget, seed, progress)
     save_review(Lake(lake_path()), opened.game_id, budget, seed, review)
     return review
 

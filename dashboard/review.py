@@ -1,23 +1,18 @@
-"""The engine's review of a whole game as the viewer shows it: one row per move (no Streamlit).
-
-The judging is the engine's evaluator (engine.evaluate): each move from the position before it,
-with what the seat to move could know; here its verdicts become the rows the lake caches.
-"""
+"""The engine's review of a game as the viewer shows it (no Streamlit): badges, the costly
+moves, the board at a flagged move, the review as record comments. The rows themselves are
+data/review_rows.py's."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass
 
 import polars as pl
 
 from dashboard.timeline import Timeline
-from data.reviews import SCHEMA
 from engine import pieces
-from engine.evaluate import DEFAULT_BUDGET, describe, iter_reviews
+from engine.evaluate import class_loss
 from engine.record import parse_record, write_record
 
-DEFAULT_SEED = 1
 BADGES = {
     "best": "★ best",
     "excellent": "✓ excellent",
@@ -29,44 +24,17 @@ BADGES = {
 FLAGGED = ("inaccuracy", "mistake", "blunder")  # the moves that cost their player
 
 
-def review_game(
-    timeline: Timeline,
-    budget: int = DEFAULT_BUDGET,
-    seed: int = DEFAULT_SEED,
-    progress: Callable[[int, int], None] | None = None,
-) -> pl.DataFrame:
-    """Judge every move; `progress(done, total)` is called after each one."""
-    rows: dict[str, list] = {name: [] for name in SCHEMA.names}
-    reviews = iter_reviews(timeline.game, timeline.actions, budget, seed)
-    for move, judged in zip(timeline.moves, reviews, strict=True):
-        best = judged.best or move.move
-        best_value = judged.win_share_before
-        rows["ply"].append(move.ply)
-        rows["seat"].append(pieces.SEAT_LETTERS[move.seat])
-        rows["move"].append(move.text)
-        rows["expected"].append(list(judged.win_shares))
-        rows["played_value"].append(best_value - judged.loss)
-        rows["best_move"].append(describe(best, timeline.game))
-        rows["best_cell"].append(
-            timeline.geometry.cell_name(best.cell) if best.cell is not None else None
-        )
-        rows["best_value"].append(best_value)
-        rows["loss"].append(judged.loss)
-        rows["quality"].append(judged.quality)
-        if progress is not None:
-            progress(move.ply, timeline.plies)
-    return pl.DataFrame(rows, schema=pl.Schema(pl.from_arrow(SCHEMA.empty_table()).schema))
-
-
 def loss_text(entry: dict) -> str:
-    """`loses 12.0 win-share points` (a point is a hundredth of a win)."""
-    return f"loses {100 * entry['loss']:.1f} win-share points"
+    """`loses 12.0 win-share points and 8.0 gold` (a point is a hundredth of a win); in a
+    decided game the gold judged the move, and the text says so."""
+    text = f"loses {100 * entry['loss']:.1f} win-share points and {entry['gold_loss']:.1f} gold"
+    return text + " (judged by gold: the game is decided)" if entry["decided"] else text
 
 
 def costly_moves(review: pl.DataFrame) -> list[tuple[int, str]]:
     """The moves that cost their player, largest judged loss first, as (ply, label)."""
     rows = [row for row in review.iter_rows(named=True) if row["quality"] in FLAGGED]
-    rows.sort(key=lambda row: (-row["loss"], row["ply"]))
+    rows.sort(key=lambda row: (-judged_loss(row), row["ply"]))
     return [
         (
             row["ply"],
@@ -74,6 +42,11 @@ def costly_moves(review: pl.DataFrame) -> list[tuple[int, str]]:
         )
         for row in rows
     ]
+
+
+def judged_loss(row: dict) -> float:
+    """The loss a review row's class follows (engine.evaluate.class_loss)."""
+    return class_loss(row["loss"], row["gold_loss"], row["decided"])
 
 
 @dataclass(frozen=True)
@@ -143,10 +116,12 @@ def first_mover(letter: str, name: str, agent: str | None) -> str:
 
 
 def move_comment(entry: dict) -> str:
-    """A review row as a record comment: `mistake, loses 0.12; best C4 b2`."""
+    """A review row as a record comment: `mistake, loses 0.12 win share and 8.0 gold; best C4
+    b2`."""
     if entry["quality"] == "best":
         return "best"
-    return f"{entry['quality']}, loses {entry['loss']:.2f}; best {entry['best_move']}"
+    lost = f"loses {entry['loss']:.2f} win share and {entry['gold_loss']:.1f} gold"
+    return f"{entry['quality']}, {lost}; best {entry['best_move']}"
 
 
 def with_review_comments(record_text: str, review: pl.DataFrame) -> str:

@@ -17,11 +17,12 @@ from data.commands import (
     lake,
     query,
     ratings,
+    review,
     simulate,
     tournament,
 )
 from engine.cli_support import EXIT_BAD_INPUT, EXIT_FAILURE, BadInput, fail_bad_input
-from engine.commands import replay, review, score
+from engine.commands import replay, score
 
 EXIT_INTERRUPTED = 130  # 128 + SIGINT, as shells report a command stopped by Ctrl-C
 # The library's errors about what it was given, reported like bad input: (module, class).

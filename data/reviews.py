@@ -29,6 +29,8 @@ SCHEMA = pa.schema(
         ("best_cell", pa.string()),  # null for a draw or a pass
         ("best_value", pa.float32()),
         ("loss", pa.float32()),  # expected win_share given up
+        ("gold_loss", pa.float32()),  # gold given up against best_move, by the heuristic's values
+        ("decided", pa.bool_()),  # the mover's win_share was settled: the class follows the gold
         ("quality", pa.string()),  # best, excellent, good, inaccuracy, mistake, blunder
     ]
 )
@@ -49,10 +51,17 @@ def save_review(lake: Lake, game_id: int, budget: int, seed: int, review: pl.Dat
     replace_file_atomically(table, _path(lake, game_id, budget, seed))
 
 
-def load_review(lake: Lake, game_id: int, budget: int, seed: int) -> pl.DataFrame | None:
-    """The stored review of a game at this budget and seed, or None if it was never made (or
-    was made before the review had all of today's columns: it is made again)."""
+def has_review(lake: Lake, game_id: int, budget: int, seed: int) -> bool:
+    """Whether a review of the game at this budget and seed is stored with all of today's
+    columns (one made before them is made again)."""
     path = _path(lake, game_id, budget, seed)
-    if not path.exists() or set(SCHEMA.names) - set(pq.read_schema(path).names):
+    return path.exists() and not set(SCHEMA.names) - set(pq.read_schema(path).names)
+
+
+def load_review(lake: Lake, game_id: int, budget: int, seed: int) -> pl.DataFrame | None:
+    """The stored review of a game at this budget and seed, or None if there is none (see
+    has_review)."""
+    if not has_review(lake, game_id, budget, seed):
         return None
+    path = _path(lake, game_id, budget, seed)
     return cast(pl.DataFrame, pl.from_arrow(pq.read_table(path, schema=SCHEMA)))

@@ -7,6 +7,11 @@ iterations, so a seed reproduces it. A reviewed move's loss is the expected win_
 evaluator's best action minus that of the action played; the metrics spec turns the loss
 into a class.
 
+Once a game is decided (the mover's expected win_share within `DECIDED` of 0 or 1) every move
+loses about nothing, so there the preferred move is the one the heuristic values most in gold,
+and the gold a move gives up counts `WIN_SHARE_PER_GOLD` a gold for its class. Gold values come
+from the heuristic agent's valuing (engine/agents/greedy.py `Position.values`) only.
+
 The search values its root for the seat to move only. A review's `win_shares` (every seat's
 expected win_share before a move) therefore take the mover's from this move's search and each
 other seat's from its own latest turn, scaled so that the seats share the rest of 1.
@@ -20,7 +25,9 @@ from dataclasses import dataclass
 
 from engine import moves, pieces
 from engine.actions import Block
+from engine.agents.greedy import Position
 from engine.agents.strong import STRONG_ITERATIONS, Searcher
+from engine.kernel.search import EPOCH_SPREAD
 from engine.moves import Move
 from engine.state import Game, State
 from engine.turns import Turn, walk
@@ -33,6 +40,11 @@ BLUNDER = "blunder"
 # A loss of at most one win-share point is a tie with the best action: inside the search's
 # sampling noise at its budget (two seeds disagree on which of such actions is best).
 TIE = 0.01
+DECIDED = 0.02  # a mover this close to a win_share of 0 or 1 is judged by gold
+# A gold's weight in win_share: the slope of the search's logistic between two even seats with
+# one epoch to go, 1 / (4 · EPOCH_SPREAD) = 0.01; so 2 gold lost is "excellent", 5 "good",
+# 10 an "inaccuracy", 20 a "mistake", more a "blunder".
+WIN_SHARE_PER_GOLD = 1 / (4 * EPOCH_SPREAD)
 
 
 @dataclass(frozen=True)
@@ -43,12 +55,22 @@ class Evaluation:
     best_action: int
     best_value: float  # expected win_share of `seat` after the best action
     values: dict[int, float]  # searched action -> expected win_share of `seat` after it
+    gold: dict[int, float]  # legal action -> the heuristic's value of it in gold for `seat`
 
     def loss(self, action: int) -> float:
         """Expected win_share given up by playing `action` instead of the best action (0 for
         a tie with it, see TIE)."""
         given_up = self.best_value - self.values[action]
         return given_up if given_up > TIE else 0.0
+
+    @property
+    def richest_action(self) -> int:
+        """The legal action the heuristic values most in gold."""
+        return max(self.gold, key=self.gold.__getitem__)
+
+    def gold_loss(self, action: int, instead: int) -> float:
+        """Gold given up by playing `action` rather than `instead` (never below 0)."""
+        return max(0.0, self.gold[instead] - self.gold[action])
 
 
 def evaluate(
@@ -68,7 +90,20 @@ def evaluate(
     search_seed = random.Random(seed).getrandbits(32)  # a text seed hashes the same every run
     result = searcher.search(state.observation(seat), search_seed, include)
     best = result.best_action
-    return Evaluation(seat, best, result.values[best], result.values)
+    return Evaluation(seat, best, result.values[best], result.values, gold_values(state))
+
+
+def gold_values(state: State) -> dict[int, float]:
+    """The heuristic's value in gold of each legal action of the seat to move, from what that
+    seat can see."""
+    legal = state.legal_actions()
+    position = Position.from_observation(state.observation(state.current_player()))
+    return dict(zip(legal, (float(value) for value in position.values(legal, True)), strict=True))
+
+
+def is_decided(win_share: float) -> bool:
+    """Whether a mover's expected win_share leaves nothing to win or lose (see DECIDED)."""
+    return win_share <= DECIDED or win_share >= 1 - DECIDED
 
 
 def classify(loss: float, is_best: bool = False) -> str:
@@ -90,6 +125,8 @@ class MoveReview:
     move: Move
     win_shares: tuple[float, ...]  # every seat's expected win_share before the move
     loss: float  # expected win_share given up
+    gold_loss: float  # gold given up against the preferred move, by the heuristic's values
+    decided: bool  # judged by gold: the mover's win_share was settled (see DECIDED)
     quality: str
     best: Move | None  # the evaluator's preferred move when it differs from the one played
 
@@ -97,6 +134,17 @@ class MoveReview:
     def win_share_before(self) -> float:
         """The mover's expected win_share before the move."""
         return self.win_shares[self.seat]
+
+    @property
+    def judged_loss(self) -> float:
+        """The loss the class follows (see class_loss)."""
+        return class_loss(self.loss, self.gold_loss, self.decided)
+
+
+def class_loss(loss: float, gold_loss: float, decided: bool) -> float:
+    """The loss a move's class follows: its win_share given up, or once decided the worth of
+    its gold given up."""
+    return gold_loss * WIN_SHARE_PER_GOLD if decided else loss
 
 
 def iter_reviews(
@@ -106,6 +154,7 @@ def iter_reviews(
 
     A draw is judged twice, the choice to draw and the placement of the tile seen; its loss is
     the sum. Turns with a single legal action are best by definition and cost no search.
+    Whether the game is decided is read at the turn's first decision.
     """
     searcher = Searcher(budget)
     latest = [1.0 / game.players] * game.players  # each seat's expected win_share, last judged
@@ -125,19 +174,25 @@ def move_reviews(
 
 def _review_turn(turn: Turn, searcher: Searcher, seed: str, latest: list[float]) -> MoveReview:
     state = turn.before.clone()
-    loss = 0.0
+    loss = gold_loss = 0.0
     before: float | None = None
+    decided = False
     best: Move | None = None
     for step, action in enumerate(turn.actions):
         if not state.is_chance_node() and len(state.legal_actions()) > 1:
             judged = evaluate(state, searcher.iterations, f"{seed}:{step}", (action,), searcher)
             if before is None:
                 before = judged.best_value
+                decided = is_decided(before)
+            preferred = judged.richest_action if decided else judged.best_action
             step_loss = judged.loss(action)
-            if judged.best_action != action and step_loss > 0:
+            step_gold = judged.gold_loss(action, preferred)
+            costly = class_loss(step_loss, step_gold, decided) > (TIE if decided else 0.0)
+            if preferred != action and costly:
                 loss += step_loss
+                gold_loss += step_gold
                 if best is None:
-                    best = _best_move(state, judged.best_action)
+                    best = _best_move(state, preferred)
         state.apply_action(action)
     return MoveReview(
         epoch=turn.epoch,
@@ -145,7 +200,9 @@ def _review_turn(turn: Turn, searcher: Searcher, seed: str, latest: list[float])
         move=turn.move,
         win_shares=latest_shares(latest, turn.seat, before),
         loss=loss,
-        quality=classify(loss, best is None),
+        gold_loss=gold_loss,
+        decided=decided,
+        quality=classify(class_loss(loss, gold_loss, decided), best is None),
         best=best,
     )
 

@@ -31,8 +31,6 @@ from dashboard.replay_data import (
 )
 from dashboard.review import (
     BADGES,
-    DEFAULT_BUDGET,
-    DEFAULT_SEED,
     board_view,
     costly_moves,
     first_mover,
@@ -40,7 +38,9 @@ from dashboard.review import (
 )
 from dashboard.scoring_view import epoch_scoring
 from dashboard.timeline import Timeline
+from data.review_rows import DEFAULT_SEED
 from engine import pieces
+from engine.evaluate import DEFAULT_BUDGET
 from engine.rules import DISPLAY_NAMES
 
 MOVES_SHOWN = 12  # rows of the move list around the current move
@@ -305,7 +305,9 @@ def evaluation(opened: OpenedGame, ply: int, review: pl.DataFrame | None) -> Non
         key="replay_jump",
         on_change=jump_from_list,
         help="The inaccuracies, mistakes and blunders, the costliest first: the expected "
-        "win-share its player gave up (a point is a hundredth of a win).",
+        "win-share its player gave up (a point is a hundredth of a win) and the gold, as the "
+        "heuristic values the moves. Once a game is decided (a win chance within 2 points of "
+        "0 or 1) the gold judges the move, a gold counting as one win-share point.",
     )
 
 

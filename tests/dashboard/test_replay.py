@@ -7,12 +7,14 @@ import pyarrow as pa
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from dashboard.review import DEFAULT_BUDGET, DEFAULT_SEED, review_game
+from dashboard.review import judged_loss
 from dashboard.timeline import Timeline
 from data.lake import Lake
 from data.reader import connect, execute
+from data.review_rows import DEFAULT_SEED, review_game
 from data.reviews import load_review, save_review
 from engine import pieces
+from engine.evaluate import DEFAULT_BUDGET
 from engine.rules import rule_set
 from engine.state import Game
 from tests.lakes import APP_PAGES, scratch_lake
@@ -54,7 +56,7 @@ def reviewed(lake: Lake) -> tuple[int, Timeline, pl.DataFrame]:
     con = connect(lake)
     game_id = execute(con, "SELECT min(game_id) AS g FROM games WHERE players = 2")["g"][0]
     timeline = _timeline(lake, game_id)
-    review = review_game(timeline, DEFAULT_BUDGET, DEFAULT_SEED)
+    review = review_game(timeline.game, timeline.actions, DEFAULT_BUDGET, DEFAULT_SEED)
     save_review(lake, game_id, DEFAULT_BUDGET, DEFAULT_SEED, review)
     return game_id, timeline, review
 
@@ -155,12 +157,13 @@ def test_jump_list_goes_from_the_costliest_move_down_with_units(reviewed) -> Non
         if r["quality"] in ("inaccuracy", "mistake", "blunder")
     ]
     assert flagged, "the reviewed game has no costly move to list"
-    expected = [r["ply"] for r in sorted(flagged, key=lambda r: (-r["loss"], r["ply"]))]
+    expected = [r["ply"] for r in sorted(flagged, key=lambda r: (-judged_loss(r), r["ply"]))]
     app = _open(game_id, 0)
     labels = app.selectbox(key="replay_jump").options[1:]
     assert [int(label.split()[1]) for label in labels] == expected
     first = next(r for r in flagged if r["ply"] == expected[0])
-    assert labels[0].endswith(f"loses {100 * first['loss']:.1f} win-share points")
+    points = f"loses {100 * first['loss']:.1f} win-share points"
+    assert f"{points} and {first['gold_loss']:.1f} gold" in labels[0]
 
 
 def test_a_flagged_move_shows_the_position_before_it_and_the_alternative(reviewed) -> None:

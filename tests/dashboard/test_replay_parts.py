@@ -80,29 +80,47 @@ def test_best_labels_and_review_comments() -> None:
             "ply": [1, 2],
             "quality": ["best", "blunder"],
             "loss": [0.0, 0.3],
+            "gold_loss": [0.0, 12.0],
             "best_move": ["x", "C4 a1"],
         }
     )
     commented = with_review_comments(text, review)
-    assert "; best" in commented and "; blunder, loses 0.30; best C4 a1" in commented
+    assert "; best" in commented
+    assert "; blunder, loses 0.30 win share and 12.0 gold; best C4 a1" in commented
 
 
-def _row(ply: int, quality: str, loss: float) -> dict:
-    return {"ply": ply, "seat": "A", "move": "C1 a1", "quality": quality, "loss": loss}
+def _row(
+    ply: int, quality: str, loss: float, gold_loss: float = 1.0, decided: bool = False
+) -> dict:
+    return {
+        "ply": ply,
+        "seat": "A",
+        "move": "C1 a1",
+        "quality": quality,
+        "loss": loss,
+        "gold_loss": gold_loss,
+        "decided": decided,
+    }
 
 
 def test_costly_moves_go_largest_judged_loss_first() -> None:
+    """A decided move is judged by its gold, a gold for a win-share point (engine.evaluate's
+    WIN_SHARE_PER_GOLD): 30 gold outranks a 0.25 loss of win share."""
     review = pl.DataFrame(
         [
             _row(3, "inaccuracy", 0.08),
             _row(9, "good", 0.04),  # not costly: left out
             _row(20, "mistake", 0.15),
-            _row(31, "blunder", 0.25),
+            _row(31, "blunder", 0.25, gold_loss=4.0),
+            _row(40, "blunder", 0.0, gold_loss=30.0, decided=True),
         ]
     )
     listed = costly_moves(review)
-    assert [ply for ply, _ in listed] == [31, 20, 3]
-    assert listed[0][1] == "ply 31 · A C1 a1 · blunder: loses 25.0 win-share points"
+    assert [ply for ply, _ in listed] == [40, 31, 20, 3]
+    assert listed[1][1] == ("ply 31 · A C1 a1 · blunder: loses 25.0 win-share points and 4.0 gold")
+    assert listed[0][1].endswith(
+        "loses 0.0 win-share points and 30.0 gold (judged by gold: the game is decided)"
+    )
 
 
 def test_the_first_mover_is_named_by_seat_not_by_agent() -> None:

@@ -46,6 +46,8 @@ def test_review_round_trip(tmp_path) -> None:
             "best_cell": ["b2", "a1"],
             "best_value": [0.5, 0.7],
             "loss": [0.0, 0.15],
+            "gold_loss": [0.0, 9.5],
+            "decided": [False, False],
             "quality": ["best", "mistake"],
         }
     )
@@ -58,5 +60,5 @@ def test_review_round_trip(tmp_path) -> None:
     # A review stored without one of today's columns is made again, not misread.
     save_review(lake, 8, 400, 1, review)
     path = next((tmp_path / "reviews" / "game_id=8").glob("*.parquet"))
-    pq.write_table(pq.read_table(path).drop_columns(["played_value"]), path)
+    pq.write_table(pq.read_table(path).drop_columns(["gold_loss"]), path)
     assert load_review(lake, 8, 400, 1) is None

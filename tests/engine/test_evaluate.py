@@ -2,18 +2,21 @@
 
 from __future__ import annotations
 
-import argparse
-import json
-from pathlib import Path
-
 import pytest
 
 from engine import pieces
 from engine.agents import make_agent, play_game
-from engine.cli_support import BadInput
-from engine.commands import review as review_command
-from engine.evaluate import TIE, Evaluation, classify, evaluate, latest_shares, move_reviews
-from engine.record import record_from_state, write_record
+from engine.evaluate import (
+    TIE,
+    WIN_SHARE_PER_GOLD,
+    Evaluation,
+    class_loss,
+    classify,
+    evaluate,
+    is_decided,
+    latest_shares,
+    move_reviews,
+)
 from engine.state import PLACE, Game, State
 
 A1, B1, A5, B5 = 0, 1, 24, 25  # cells a1, b1, a5, b5 of the 5x6 board
@@ -60,7 +63,8 @@ def test_evaluation_is_deterministic_for_a_seed() -> None:
 
 
 def test_a_loss_within_a_point_of_the_best_is_a_tie() -> None:
-    judged = Evaluation(0, 1, 0.5, {1: 0.5, 2: 0.5 - TIE / 2, 3: 0.5 - 2 * TIE})
+    values = {1: 0.5, 2: 0.5 - TIE / 2, 3: 0.5 - 2 * TIE}
+    judged = Evaluation(0, 1, 0.5, values, {1: 0.0, 2: 0.0, 3: 0.0})
     assert judged.loss(2) == 0.0 and judged.loss(3) == pytest.approx(2 * TIE)
 
 
@@ -118,7 +122,8 @@ def test_review_judges_every_turn() -> None:
     }
     assert all(r.loss >= 0 and sum(r.win_shares) == pytest.approx(1.0) for r in reviews)
     assert all((r.best is None) == (r.quality == "best") for r in reviews)
-    assert all(r.quality == classify(r.loss, r.best is None) for r in reviews)
+    assert all(r.quality == classify(r.judged_loss, r.best is None) for r in reviews)
+    assert all(r.gold_loss >= 0 for r in reviews)
 
 
 def test_a_random_players_moves_cost_more_than_the_greedy_ones() -> None:
@@ -130,29 +135,33 @@ def test_a_random_players_moves_cost_more_than_the_greedy_ones() -> None:
     assert sum(random_) / len(random_) > sum(greedy) / len(greedy)
 
 
-def _review_args(path: Path, **overrides: object) -> argparse.Namespace:
-    parser = argparse.ArgumentParser()
-    review_command.add_arguments(parser)
-    args = parser.parse_args([str(path), "--budget", "5"])
-    for key, value in overrides.items():
-        setattr(args, key, value)
-    return args
+def test_a_decided_position_is_judged_by_the_gold_a_move_gives_up() -> None:
+    """A far ahead (300 gold) has drawn a +6: its win_share is settled, yet the +6 in
+    B's row (b5) rather than its own (b1) gives up 48 gold of margin: the rank-4 castle of the
+    row it joins counts it four times, +24 for A or +24 for B."""
+    state = _position_with_drawn_tile(pieces.resource(6))
+    state.gold[0] = 300
+    codes = state.game.codes
+    own, theirs = codes.place_drawn(B1), codes.place_drawn(B5)
+    judged = evaluate(state, budget=200, seed=1, include=(own, theirs))
+    assert is_decided(judged.best_value)
+    assert judged.loss(theirs) == 0.0  # the search sees nothing left to lose
+    assert judged.richest_action == own
+    gold_lost = judged.gold_loss(theirs, judged.richest_action)
+    assert gold_lost == pytest.approx(48.0)
+    assert classify(class_loss(0.0, gold_lost, True)) in ("inaccuracy", "mistake", "blunder")
 
 
-def test_review_command(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_a_decided_game_still_has_costly_moves_after_move_15() -> None:
+    """greedy against random (seed 4) is settled well before its end: its late moves are judged
+    by gold, so the review still flags some of them."""
     state = _finished_game()
-    path = tmp_path / "game.kgn"
-    tags = {"Edition": "kingdoms-2011", "A": "Ann", "B": "Bob"}
-    path.write_text(write_record(record_from_state(state, tags)))
-    assert review_command.run(_review_args(path, json=True)) == 0
-    moves = json.loads(capsys.readouterr().out)["moves"]
-    assert len(moves) == 90 and moves[0]["seat"] in ("A", "B")
-    assert review_command.run(_review_args(path)) == 0
-    assert "epoch 3" in capsys.readouterr().out
-
-
-def test_review_of_a_bad_record_is_bad_input(tmp_path: Path) -> None:
-    path = tmp_path / "bad.kgn"
-    path.write_text("not a record\n")
-    with pytest.raises(BadInput, match=r"bad\.kgn:1:1:"):
-        review_command.run(_review_args(path))
+    reviews = move_reviews(state.game, state.history, budget=50, seed=1)
+    late = reviews[15:]
+    decided = [r for r in late if r.decided]
+    assert decided, "the game never looked decided"
+    flagged = [r for r in decided if r.quality in ("inaccuracy", "mistake", "blunder")]
+    assert flagged and all(r.gold_loss > 0 and r.best is not None for r in flagged)
+    assert all(
+        r.quality == classify(r.gold_loss * WIN_SHARE_PER_GOLD, r.best is None) for r in decided
+    )

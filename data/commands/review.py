@@ -1,0 +1,121 @@
+"""`kingdoms review`: every move of a recorded game with its class and its cost, from a `.kgn`
+file, or `--all` the lake's recorded games into the review cache the replay viewer reads."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+from data.commands.cluster_options import add_cluster_argument, cluster_executor
+from data.commands.lake_options import add_lake_argument, open_lake
+from engine import pieces
+from engine.cli_support import EXIT_OK, BadInput, load_record, whole_number
+
+NAME = "review"
+HELP = (
+    "Judge every move of a .kgn record: class (best … blunder), expected loss, gold lost, best "
+    "move; or with --all review the lake's recorded games for the replay viewer."
+)
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("file", metavar="FILE.kgn", nargs="?", help="game record to review")
+    parser.add_argument(
+        "--all",
+        action="store_true",
+        help="review every recorded game of the lake not yet reviewed at this budget and seed, "
+        "into the cache the replay viewer reads (a rerun reviews only what is missing)",
+    )
+    parser.add_argument(
+        "--budget",
+        type=whole_number,
+        help="search iterations per decision (default: the strong agent's 2,000)",
+    )
+    parser.add_argument(
+        "--seed",
+        type=whole_number,
+        help="seed of the evaluator (default: 0 for a file, the replay viewer's 1 with --all)",
+    )
+    parser.add_argument("--json", action="store_true", help="print JSON on stdout (a file)")
+    parser.add_argument(
+        "--workers",
+        default="auto",
+        help="with --all: processes, or with --cluster local its Dask workers (default: all cores)",
+    )
+    add_lake_argument(parser)
+    add_cluster_argument(parser)
+
+
+def run(args: argparse.Namespace) -> int:
+    from engine.evaluate import DEFAULT_BUDGET  # loads the kernel
+
+    if args.budget is None:
+        args.budget = DEFAULT_BUDGET
+    if args.budget < 1:
+        raise BadInput(f"--budget must be at least 1, not {args.budget}")
+    if args.all == (args.file is not None):
+        raise BadInput("name a FILE.kgn to review, or --all for the lake's recorded games")
+    if args.all:
+        return _review_lake(args)
+    if args.cluster is not None:
+        raise BadInput("--cluster: only with --all")
+    return _review_file(args)
+
+
+def _review_lake(args: argparse.Namespace) -> int:
+    from data.review_all import review_all
+    from data.review_rows import DEFAULT_SEED
+    from data.simulate import workers_count
+
+    if args.json:
+        raise BadInput("--json: only when reviewing a file")
+    seed = DEFAULT_SEED if args.seed is None else args.seed
+    workers = workers_count(args.workers)
+    lake = open_lake(args)
+    lake.require_writable()
+    with cluster_executor(args, workers) as executor:
+        done = review_all(lake, args.budget, seed, workers, executor, sys.stderr.isatty())
+    print(
+        f"reviewed {done.reviewed:,} recorded games of {lake.root} at budget {args.budget}, "
+        f"seed {seed}; {done.already:,} were reviewed already",
+        file=sys.stderr,
+    )
+    return EXIT_OK
+
+
+def _review_file(args: argparse.Namespace) -> int:
+    from engine.evaluate import describe, move_reviews
+
+    _, state = load_record(args.file)
+    game = state.game
+    reviews = move_reviews(game, state.history, args.budget, args.seed or 0)
+    rows = [
+        {
+            "epoch": review.epoch,
+            "seat": pieces.SEAT_LETTERS[review.seat],
+            "move": describe(review.move, game),
+            "class": review.quality,
+            "loss": round(review.loss, 4),
+            "gold_loss": round(review.gold_loss, 2),
+            "decided": review.decided,
+            "win_share_before": round(review.win_share_before, 4),
+            "best": describe(review.best, game) if review.best else None,
+        }
+        for review in reviews
+    ]
+    if args.json:
+        print(json.dumps({"moves": rows}))
+        return EXIT_OK
+    epoch: object = 0
+    for row in rows:
+        if row["epoch"] != epoch:
+            epoch = row["epoch"]
+            print(f"epoch {epoch}")
+        better = f"  best: {row['best']}" if row["best"] else ""
+        decided = " (decided: judged by gold)" if row["decided"] else ""
+        print(
+            f"{row['seat']} {row['move']:<8} {row['class']:<11} loss {row['loss']:.3f}"
+            f"  gold {row['gold_loss']:.1f}  win {row['win_share_before']:.2f}{better}{decided}"
+        )
+    return EXIT_OK

@@ -1,0 +1,97 @@
+"""Review every recorded game of the lake that the review cache lacks: one game per job on an
+executor (local processes or Dask), each review stored by this process as it arrives.
+
+The jobs carry the games themselves, so workers need not see the lake; only this process reads
+the lake and writes the cache (data/reviews.py, atomic per game), so a rerun reviews only what
+is still missing.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import polars as pl
+from tqdm import tqdm
+
+from data.importer import SOURCE
+from data.lake import Lake
+from data.reader import connect, execute
+from data.review_rows import review_game
+from data.reviews import has_review, save_review
+from engine.executors import Executor, LocalExecutor
+from engine.rules import rule_set
+from engine.state import Game
+
+
+@dataclass(frozen=True)
+class ReviewJob:
+    """One stored game to review, with all a worker needs to replay it."""
+
+    game_id: int
+    players: int
+    edition: str
+    variant: str
+    actions: tuple[int, ...]
+    budget: int
+    seed: int
+
+
+@dataclass(frozen=True)
+class Reviewed:
+    """What a batch review did: games reviewed now, and games whose review was already kept."""
+
+    reviewed: int
+    already: int
+
+
+def pending_reviews(lake: Lake, budget: int, seed: int) -> tuple[list[ReviewJob], int]:
+    """The lake's recorded games without a review at this budget and seed, as jobs, and how
+    many recorded games have one already."""
+    con = connect(lake)
+    ids = execute(
+        con, "SELECT game_id FROM games WHERE source = $source ORDER BY game_id", {"source": SOURCE}
+    )["game_id"].to_list()
+    missing = [game_id for game_id in ids if not has_review(lake, game_id, budget, seed)]
+    jobs = [_job(execute(con, "game_record", {"game_id": g}), budget, seed) for g in missing]
+    return jobs, len(ids) - len(missing)
+
+
+def _job(found: pl.DataFrame, budget: int, seed: int) -> ReviewJob:
+    row = found.row(0, named=True)
+    return ReviewJob(
+        game_id=row["game_id"],
+        players=row["players"],
+        edition=row["edition"],
+        variant=row["variant"] or "",
+        actions=tuple(row["actions"]),
+        budget=budget,
+        seed=seed,
+    )
+
+
+def review_job(job: ReviewJob) -> tuple[int, pl.DataFrame]:
+    """A worker's job: the game's id and its review rows."""
+    game = Game(job.players, rule_set(job.edition, job.variant))
+    return job.game_id, review_game(game, job.actions, job.budget, job.seed)
+
+
+def review_all(
+    lake: Lake,
+    budget: int,
+    seed: int,
+    workers: int = 1,
+    executor: Executor | None = None,
+    progress: bool = True,
+) -> Reviewed:
+    """Review the recorded games the cache lacks (on `executor`, else in `workers` local
+    processes), storing each review as it arrives: an interrupted run keeps those stored."""
+    jobs, already = pending_reviews(lake, budget, seed)
+    if executor is None:
+        executor = LocalExecutor(min(workers, max(len(jobs), 1)), agents=("strong",))
+    reviewed = 0
+    with tqdm(total=len(jobs), unit="game", disable=not progress) as bar:
+        for game_id, review in executor.map_unordered(review_job, jobs):
+            save_review(lake, game_id, budget, seed, review)
+            reviewed += 1
+            bar.update()
+    return Reviewed(reviewed, already)
