@@ -14,7 +14,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from data.cli import main
-from data.lake import GAME_INDEX, MANIFEST, Lake
+from data.lake import GAME_INDEX, INDEX_TREE, MANIFEST, Lake
 from data.schema import all_tables
 from tests.dashboard.conftest import APP
 from tests.lakes import scratch_lake
@@ -157,7 +157,7 @@ def _swap_tables(root: Path) -> Path:
 
 def _shuffle_index(root: Path) -> Path:
     """A batch's id index listing its games out of order: a lookup would miss some."""
-    path = _part(root, "games").with_name(GAME_INDEX)
+    path = next((root / INDEX_TREE / "source=simulated").glob(f"batch_id=*/{GAME_INDEX}"))
     np.save(path, np.load(path)[::-1].copy())
     return path
 

@@ -10,7 +10,7 @@ import polars as pl
 import pytest
 
 from data.importer import import_records
-from data.lake import GAME_INDEX, Lake, LakeError
+from data.lake import Lake, LakeError
 from data.reader import QueryError, connect, execute, query_names, query_parameters
 from data.simulate import SOURCE, Plan, plan_games
 from data.store import store_games
@@ -168,7 +168,7 @@ def test_each_batch_indexes_its_games_sorted_and_a_lost_index_is_named(lake, tmp
         assert lake.game_index(batch).tolist() == sorted(ids["game_id"].to_list())
     copy = Lake(shutil.copytree(lake.root, tmp_path / "copy"))
     first = copy.batches()[0]
-    index = copy.batch_dir("games", first.source, first.batch_id) / GAME_INDEX
+    index = copy.index_path(first.source, first.batch_id)
     index.unlink()
     with pytest.raises(LakeError, match=f"{index}: the batch's id index cannot be read"):
         execute(connect(copy), "game_record", {"game_id": 12345})
