@@ -19,7 +19,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from engine.agents.greedy import Position
-from engine.kernel import policies
+from engine.kernel import layout, policies
 from engine.kernel.stream import new_stream
 from engine.state import Observation
 
@@ -44,6 +44,6 @@ def heuristic_values(
 
 def projected_gold(position: Position) -> list[float]:
     """Each seat's gold if the epoch ended now, plus the outlook of the castles it has placed."""
-    out = np.zeros(position.state.gold.shape[0], dtype=np.float64)
+    out = np.zeros(int(position.rules[layout.MAX_SEATS]), dtype=np.float64)
     policies.projected_gold(position.state, position.rules, position.unseen, out)
     return out[: position.players].tolist()

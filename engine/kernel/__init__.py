@@ -43,6 +43,7 @@ def _compile_into_cache_folder() -> None:
     try:
         from engine.kernel import (  # noqa: F401
             games,
+            layout,
             play,
             policies,
             random_play,

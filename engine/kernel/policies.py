@@ -20,20 +20,35 @@ import numpy as np
 
 from engine.kernel.layout import (
     CASTLE,
-    CELLS,
+    CASTLES_AT,
     DRAGON,
     EPOCH,
+    GOLD_AT,
     GOLD_MINE,
-    KIND,
+    LINES,
+    LONGEST,
+    MAX_SEATS,
     MOUNTAIN,
+    NEIGHBOURS,
     PENDING,
     PLAYERS,
-    RANK,
+    RANKS,
     ROWS,
-    SEAT,
+    TILE_CODES,
     TO_MOVE,
-    VALUE,
     WIZARD,
+    board_of,
+    castle_code,
+    cell_line,
+    first_id,
+    held_at,
+    line_cell,
+    neighbour,
+    piece_kind,
+    piece_rank,
+    piece_seat,
+    piece_value,
+    supply_at,
 )
 from engine.kernel.play import CASTLE_1, DRAW, PASS, PLACE_DRAWN, START, action_block
 from engine.kernel.scoring import (
@@ -62,28 +77,24 @@ RESOURCES, HAZARDS, HAS_DRAGON, HAS_MINE, OPEN = 0, 1, 2, 3, 4
 def scan_segments(board, rules, rank):
     """Cut every line at its mountains: each cell's row and column segment (-1 on a mountain),
     each segment's statistics (the columns above), castle ranks per seat, and base."""
-    params = rules.params
-    lines = rules.lines
-    pieces = rules.pieces
-    castle_code = rules.castle_code
-    most = lines.shape[0] * (lines.shape[1] + 1)
+    most = rules[LINES] * (rules[LONGEST] + 1)
     of = np.full((board.shape[0], 2), -1, dtype=np.int64)
     stats = np.zeros((most, 5), dtype=np.int64)
-    ranks = np.zeros((most, castle_code.shape[0]), dtype=np.int64)
+    ranks = np.zeros((most, rules[MAX_SEATS]), dtype=np.int64)
     count = 0
-    for line in range(lines.shape[0]):
-        axis = 0 if line < params[ROWS] else 1
-        for position in range(lines.shape[1]):
-            cell = lines[line, position]
+    for line in range(rules[LINES]):
+        axis = 0 if line < rules[ROWS] else 1
+        for position in range(rules[LONGEST]):
+            cell = line_cell(rules, line, position)
             if cell < 0:
                 break
             piece = board[cell]
-            kind = pieces[piece, KIND]
+            kind = piece_kind(rules, piece)
             if kind == MOUNTAIN:
                 count += 1
                 continue
             of[cell, axis] = count
-            value = pieces[piece, VALUE]
+            value = piece_value(rules, piece)
             stats[count, RESOURCES if value > 0 else HAZARDS] += value
             if kind == DRAGON:
                 stats[count, HAS_DRAGON] = 1
@@ -92,7 +103,7 @@ def scan_segments(board, rules, rank):
             elif piece == 0:
                 stats[count, OPEN] += 1
             if kind == CASTLE:
-                ranks[count, pieces[piece, SEAT]] += rank[cell]
+                ranks[count, piece_seat(rules, piece)] += rank[cell]
         count += 1
     base = np.zeros(count, dtype=np.int64)
     for k in range(count):
@@ -102,24 +113,25 @@ def scan_segments(board, rules, rank):
 
 
 @numba.njit(cache=True)
-def tile_gains(board, pieces, neighbours, cell, tile, rank, wizard, of, stats, ranks, base,
-               gains) -> bool:  # fmt: skip
-    """Each seat's gold change (into `gains`) from the tile on the empty cell; False, leaving
-    it to `mountain_gains`, for a mountain. Arrays only: it runs for every candidate."""
+def placement_gains(board, rules, cell, tile, rank, wizard, of, stats, ranks, base,
+                    gains) -> None:  # fmt: skip
+    """Each seat's gold change (into `gains`) from the tile on the empty cell, from the
+    segments it touches (`scan_segments`'s); it runs for every candidate."""
     gains.fill(0)
-    kind = pieces[tile, KIND]
+    kind = piece_kind(rules, tile)
     if kind == WIZARD:  # one rank more for each castle next to it, in both its segments
         if wizard < 0:
-            for k in range(neighbours.shape[1]):
-                around = neighbours[cell, k]
-                if around >= 0 and pieces[board[around], KIND] == CASTLE:
-                    extra = castle_rank(board, around, cell, pieces, neighbours) - rank[around]
-                    seat = pieces[board[around], SEAT]
+            for k in range(NEIGHBOURS):
+                around = neighbour(rules, cell, k)
+                if around >= 0 and piece_kind(rules, board[around]) == CASTLE:
+                    extra = castle_rank(board, around, cell, rules) - rank[around]
+                    seat = piece_seat(rules, board[around])
                     gains[seat] += extra * (base[of[around, 0]] + base[of[around, 1]])
-        return True
+        return
     if kind == MOUNTAIN:
-        return False
-    value = pieces[tile, VALUE]
+        mountain_gains(board, rules, cell, tile, rank, gains)
+        return
+    value = piece_value(rules, tile)
     for axis in range(2):
         k = of[cell, axis]
         after = segment_base(
@@ -132,34 +144,29 @@ def tile_gains(board, pieces, neighbours, cell, tile, rank, wizard, of, stats, r
         if change:
             for seat in range(gains.shape[0]):
                 gains[seat] += ranks[k, seat] * change
-    return True
 
 
 @numba.njit(cache=True)
 def mountain_gains(board, rules, cell, tile, rank, gains) -> None:
     """A mountain's gains (into `gains`): it splits both its lines, so rescore them."""
-    cell_lines = rules.cell_lines
     before = np.zeros(gains.shape[0], dtype=np.int64)
     scratch = np.zeros(gains.shape[0], dtype=np.int64)
     for axis in range(2):
-        add_line_gold(board, cell_lines[cell, axis], rank, rules, before, scratch)
+        add_line_gold(board, cell_line(rules, cell, axis), rank, rules, before, scratch)
     board[cell] = tile
     gains.fill(0)
     for axis in range(2):
-        add_line_gold(board, cell_lines[cell, axis], rank, rules, gains, scratch)
+        add_line_gold(board, cell_line(rules, cell, axis), rank, rules, gains, scratch)
     board[cell] = 0
     gains -= before
 
 
 @numba.njit(cache=True)
-def placement_gains(board, rules, cell, tile, rank, wizard, of, stats, ranks, base,
-                    gains) -> None:  # fmt: skip
-    """Each seat's gold change (into `gains`) from the tile on the empty cell."""
-    pieces = rules.pieces
-    neighbours = rules.neighbours
-    if not tile_gains(board, pieces, neighbours, cell, tile, rank, wizard, of, stats, ranks, base,
-                      gains):  # fmt: skip
-        mountain_gains(board, rules, cell, tile, rank, gains)
+def gold_with_board(state, rules):
+    """Each seat's gold plus what the board pays if the epoch ended now."""
+    totals = state[rules[GOLD_AT] : rules[GOLD_AT] + rules[MAX_SEATS]].copy()
+    score_gold(board_of(state, rules), rules, totals)
+    return totals
 
 
 @numba.njit(cache=True)
@@ -173,10 +180,10 @@ def margin(totals, gains, seat: int, players: int) -> float:
 
 
 @numba.njit(cache=True)
-def candidate_rank(board, pieces, neighbours, castle_code, cell, seat, rank_index, wizard) -> int:
+def candidate_rank(board, rules, cell, seat, rank_index, wizard) -> int:
     """The effective rank a castle of the seat would have on the empty cell."""
-    board[cell] = castle_code[seat, rank_index]
-    effective = castle_rank(board, cell, wizard, pieces, neighbours)
+    board[cell] = castle_code(rules, seat, rank_index)
+    effective = castle_rank(board, cell, wizard, rules)
     board[cell] = 0
     return effective
 
@@ -185,24 +192,19 @@ def candidate_rank(board, pieces, neighbours, castle_code, cell, seat, rank_inde
 def best_tile_margin(board, rules, tile, seat, totals, rank, wizard, of, stats, ranks, base,
                      gains) -> float:  # fmt: skip
     """The best margin reachable by placing the tile on some empty cell."""
-    params = rules.params
-    pieces = rules.pieces
-    neighbours = rules.neighbours
-    players = params[PLAYERS]
+    players = rules[PLAYERS]
     best = -np.inf
     for cell in range(board.shape[0]):
         if board[cell] == 0:
-            if not tile_gains(board, pieces, neighbours, cell, tile, rank, wizard, of, stats,
-                              ranks, base, gains):  # fmt: skip
-                mountain_gains(board, rules, cell, tile, rank, gains)
+            placement_gains(board, rules, cell, tile, rank, wizard, of, stats, ranks, base, gains)
             best = max(best, margin(totals, gains, seat, players))
     return best
 
 
 @numba.njit(cache=True)
-def expected_fill(board, castles, unseen, rules) -> float:
+def expected_fill(state, rules, unseen) -> float:
     """The expected value a still-empty cell will add to its segments' base."""
-    pieces = rules.pieces
+    board = board_of(state, rules)
     count = unseen.sum()
     empties = 0
     for cell in range(board.shape[0]):
@@ -211,8 +213,9 @@ def expected_fill(board, castles, unseen, rules) -> float:
         return 0.0
     total = 0
     for tile in range(unseen.shape[0]):
-        total += pieces[tile, VALUE] * unseen[tile]
-    share = min(1.0, max(0.0, (empties - castles.sum() / 2) / empties))
+        total += piece_value(rules, tile) * unseen[tile]
+    castles = state[rules[CASTLES_AT] : rules[CASTLES_AT] + rules[MAX_SEATS] * RANKS].sum()
+    share = min(1.0, max(0.0, (empties - castles / 2) / empties))
     return total / count * share
 
 
@@ -241,26 +244,16 @@ def action_values(state, rules, unseen, legal, count, heuristic, draw_value, val
     """The value of each of the first `count` legal actions of the seat to move, into `values`
     (a NaN `draw_value`: a draw's expectation is computed). `state` is the seat's view: it
     reads the board, gold, castles, its own starting tile and drawn tile, and `unseen`."""
-    s = state.scalars
-    board = state.board
-    gold = state.gold
-    castles = state.castles
-    held = state.held
-    params = rules.params
-    pieces = rules.pieces
-    neighbours = rules.neighbours
-    castle_code = rules.castle_code
-    ids = rules.actions
-    seat = s[TO_MOVE]
-    players = params[PLAYERS]
-    rank = np.zeros(params[CELLS], dtype=np.int64)
+    board = board_of(state, rules)
+    seat = state[TO_MOVE]
+    players = rules[PLAYERS]
+    rank = np.zeros(board.shape[0], dtype=np.int64)
     effective_ranks(board, rules, rank)
     wizard = wizard_cell(board, rules)
     of, stats, ranks, base = scan_segments(board, rules, rank)
-    totals = gold.copy()
-    score_gold(board, rules, totals)
+    totals = gold_with_board(state, rules)
     gains = np.zeros(totals.shape[0], dtype=np.int64)
-    expected = expected_fill(board, castles, unseen, rules) if heuristic else 0.0
+    expected = expected_fill(state, rules, unseen) if heuristic else 0.0
     empties = 0
     for cell in range(board.shape[0]):
         empties += board[cell] == 0
@@ -268,18 +261,17 @@ def action_values(state, rules, unseen, legal, count, heuristic, draw_value, val
     for i in range(count):
         action = legal[i]
         block = action_block(rules, action)
-        at = action - ids[block]
-        if CASTLE_1 <= block < CASTLE_1 + 4:
-            effective = candidate_rank(board, pieces, neighbours, castle_code, at, seat,
-                                       block - CASTLE_1, wizard)  # fmt: skip
+        at = action - first_id(rules, block)
+        if CASTLE_1 <= block < CASTLE_1 + RANKS:
+            effective = candidate_rank(board, rules, at, seat, block - CASTLE_1, wizard)
             gains.fill(0)
             gains[seat] = effective * (base[of[at, 0]] + base[of[at, 1]])
             value = margin(totals, gains, seat, players)
             if heuristic:
-                value += castle_outlook(block - CASTLE_1 + 1, effective, at, s[EPOCH], False,
+                value += castle_outlook(block - CASTLE_1 + 1, effective, at, state[EPOCH], False,
                                         expected, of, stats)  # fmt: skip
         elif block == START or block == PLACE_DRAWN:
-            tile = held[seat] if block == START else s[PENDING]
+            tile = state[held_at(rules, seat)] if block == START else state[PENDING]
             placement_gains(board, rules, at, tile, rank, wizard, of, stats, ranks, base, gains)
             value = margin(totals, gains, seat, players)
             if block == START:
@@ -307,25 +299,19 @@ def action_values(state, rules, unseen, legal, count, heuristic, draw_value, val
 def projected_gold(state, rules, unseen, out) -> None:
     """Each seat's gold if the epoch ended now, plus the heuristic's outlook of the castles it
     has placed, into `out` (floats, per seat)."""
-    s = state.scalars
-    board = state.board
-    gold = state.gold
-    castles = state.castles
-    params = rules.params
-    pieces = rules.pieces
-    rank = np.zeros(params[CELLS], dtype=np.int64)
+    board = board_of(state, rules)
+    rank = np.zeros(board.shape[0], dtype=np.int64)
     effective_ranks(board, rules, rank)
     of, stats, _, _ = scan_segments(board, rules, rank)
-    totals = gold.copy()
-    score_gold(board, rules, totals)
-    expected = expected_fill(board, castles, unseen, rules)
+    totals = gold_with_board(state, rules)
+    expected = expected_fill(state, rules, unseen)
     for seat in range(out.shape[0]):
         out[seat] = totals[seat]
     for cell in range(board.shape[0]):
         piece = board[cell]
-        if pieces[piece, KIND] == CASTLE:
-            out[pieces[piece, SEAT]] += castle_outlook(
-                pieces[piece, RANK], rank[cell], cell, s[EPOCH], True,
+        if piece_kind(rules, piece) == CASTLE:
+            out[piece_seat(rules, piece)] += castle_outlook(
+                piece_rank(rules, piece), rank[cell], cell, state[EPOCH], True,
                 expected, of, stats,
             )  # fmt: skip
 
@@ -347,13 +333,12 @@ def pick_best(legal, values, count, stream) -> int:
 
 
 @numba.njit(cache=True)
-def unseen_by(state, seat, unseen) -> None:
+def unseen_by(state, rules, seat, unseen) -> None:
     """The tiles the seat has not seen, per code: the supply and the other seats' starting
     tiles, into `unseen`."""
-    held = state.held
-    supply = state.supply
-    for tile in range(supply.shape[0]):
-        unseen[tile] = supply[tile]
-    for other in range(held.shape[0]):
-        if other != seat and held[other]:
-            unseen[held[other]] += 1
+    for tile in range(rules[TILE_CODES]):
+        unseen[tile] = state[supply_at(rules, tile)]
+    for other in range(rules[MAX_SEATS]):
+        tile = state[held_at(rules, other)]
+        if other != seat and tile:
+            unseen[tile] += 1
