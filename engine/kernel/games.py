@@ -26,7 +26,7 @@ from engine.kernel.random_play import nth_tile, random_action
 from engine.kernel.stream import pick
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, inline="always")
 def policy_action(policy, state, rules, stream, legal, values, unseen) -> int:
     """The policy's action for the seat to move, from what that seat sees (`legal`, `values`
     and `unseen`: scratch arrays as long as the action ids and the tile codes)."""

@@ -124,7 +124,7 @@ def begin_epoch(state, rules, first_seat: int) -> None:
         after_deal(state)
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, inline="always")
 def after_deal(state) -> None:
     """The first player moves, or is chosen by chance (the caller ends an epoch in which
     nobody can act: see `end_epoch_if_stuck`)."""
@@ -135,7 +135,7 @@ def after_deal(state) -> None:
         state[PHASE] = TURN
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, inline="always")
 def castles_left(state, rules, seat: int) -> int:
     """The castles a seat has left."""
     total = 0
@@ -144,7 +144,7 @@ def castles_left(state, rules, seat: int) -> int:
     return total
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, inline="always")
 def can_act(state, rules, seat: int) -> bool:
     """Whether the seat has anything to do but pass."""
     return state[EMPTY] > 0 and (
@@ -154,7 +154,7 @@ def can_act(state, rules, seat: int) -> bool:
     )
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, inline="always")
 def nobody_can_act(state, rules) -> bool:
     """An epoch in which nobody can act ends at once (possible only in last-castle)."""
     for seat in range(rules[PLAYERS]):
@@ -163,13 +163,13 @@ def nobody_can_act(state, rules) -> bool:
     return True
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, inline="always")
 def end_epoch_if_stuck(state, rules) -> None:
     if state[PHASE] == TURN and nobody_can_act(state, rules):
         end_epoch(state, rules)
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, inline="always")
 def epoch_is_over(state, rules) -> bool:
     """The board is full, or nobody has anything left to place."""
     if state[EMPTY] == 0 or state[SUPPLY_SIZE] > 0:
@@ -180,7 +180,7 @@ def epoch_is_over(state, rules) -> bool:
     return True
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, inline="always")
 def richest_first(state, rules) -> int:
     """Most gold moves first; a tie goes to the earliest in the last epoch's turn order."""
     players = rules[PLAYERS]
@@ -193,7 +193,7 @@ def richest_first(state, rules) -> int:
     return best
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, inline="always")
 def epoch_gains(state, rules, epoch_index: int):
     """The gains row of an epoch (0-based), per seat (a view)."""
     at = gains_at(rules, epoch_index, 0)
@@ -252,7 +252,7 @@ def score_filled_lines(state, rules, cell: int) -> None:
         state[gold_at(rules, seat)] += gained[seat]
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, inline="always")
 def action_block(rules, action: int) -> int:
     """The action block (engine/actions.py's Block) an action id lies in, -1 for none."""
     ids = rules[ACTION_IDS_AT]
@@ -334,7 +334,7 @@ def chance_outcomes(state, rules, outcomes, weights) -> int:
     return count
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, inline="always")
 def apply_action(state, rules, action: int) -> bool:
     """Apply one action (or chance outcome); False, leaving the state as it was, when it is
     not legal here."""

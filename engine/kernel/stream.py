@@ -31,7 +31,7 @@ def new_stream(seed: int | str) -> np.ndarray:
     return np.array([seed_word(seed)], dtype=np.uint64)
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, inline="always")
 def next_word(stream):
     """The next 64-bit word (SplitMix64)."""
     stream[0] += _GOLDEN
@@ -41,13 +41,13 @@ def next_word(stream):
     return z ^ (z >> _U(31))
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, inline="always")
 def random_float(stream) -> float:
     """The next float in [0, 1), from the word's top 53 bits."""
     return float(next_word(stream) >> _U(11)) * _UNIT
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, inline="always")
 def pick(stream, n: int) -> int:
     """A uniform index below n."""
     return int(random_float(stream) * n)
