@@ -60,6 +60,7 @@ CASTLE_1, START, PLACE_DRAWN, DRAW, PASS, CHOOSE = (
     int(CASTLE_BLOCKS[0]), int(Block.START), int(Block.PLACE), int(Block.DRAW), int(Block.PASS),
     int(Block.CHOOSE),
 )  # fmt: skip
+BLOCKS = len(Block)
 
 
 def new_state(rules: np.ndarray) -> np.ndarray:
@@ -264,53 +265,84 @@ def action_block(rules, action: int) -> int:
     return block
 
 
+@numba.njit(cache=True, inline="always")
+def legal_blocks(state, rules) -> int:
+    """The action blocks the seat to move may act in, as a bit mask by block (0 at a chance
+    node or the game's end): every cell block holds an action per empty cell, DRAW and PASS
+    one, CHOOSE one per tile code left."""
+    phase = state[PHASE]
+    if phase == PLACE:
+        return 1 << PLACE_DRAWN
+    if phase != TURN:
+        return 0
+    seat = state[TO_MOVE]
+    mask = 0
+    if state[EMPTY] > 0:
+        for rank in range(RANKS):
+            if state[castles_at(rules, seat, rank)] > 0:
+                mask |= 1 << (CASTLE_1 + rank)
+        if state[held_at(rules, seat)] > 0:
+            mask |= 1 << START
+    if state[SUPPLY_SIZE] > 0:
+        mask |= 1 << (CHOOSE if rules[NO_LUCK] else DRAW)
+    return mask if mask else 1 << PASS
+
+
+@numba.njit(cache=True, inline="always")
+def tile_codes_left(state, rules) -> int:
+    """How many tile codes the supply still holds a copy of."""
+    codes = 0
+    for tile in range(1, rules[TILE_CODES]):
+        codes += state[supply_at(rules, tile)] > 0
+    return codes
+
+
+@numba.njit(cache=True)
+def legal_count(state, rules) -> int:
+    """How many legal actions the seat to move has (`legal_blocks`' widths summed)."""
+    mask = legal_blocks(state, rules)
+    count = 0
+    for block in range(BLOCKS):
+        if mask >> block & 1:
+            if block == CHOOSE:
+                count += tile_codes_left(state, rules)
+            elif block == DRAW or block == PASS:
+                count += 1
+            else:
+                count += state[EMPTY]
+    return count
+
+
 @numba.njit(cache=True)
 def legal_actions(state, rules, out) -> int:
     """Write the legal actions (sorted, as engine.State lists them) into `out`; return how many.
     Chance nodes list their outcomes; a finished game none."""
     phase = state[PHASE]
-    board = board_of(state, rules)
-    cells = rules[CELLS]
-    count = 0
-    if phase == PLACE:
-        first = first_id(rules, PLACE_DRAWN)
-        for cell in range(cells):
-            if board[cell] == 0:
-                out[count] = first + cell
-                count += 1
-        return count
-    if phase == TURN:
-        seat = state[TO_MOVE]
-        for rank in range(RANKS):
-            if state[castles_at(rules, seat, rank)] > 0:
-                first = first_id(rules, CASTLE_1 + rank)
-                for cell in range(cells):
-                    if board[cell] == 0:
-                        out[count] = first + cell
-                        count += 1
-        if state[held_at(rules, seat)] > 0:
-            first = first_id(rules, START)
-            for cell in range(cells):
-                if board[cell] == 0:
-                    out[count] = first + cell
-                    count += 1
-        if state[SUPPLY_SIZE] > 0:
-            if rules[NO_LUCK]:
-                for tile in range(1, rules[TILE_CODES]):
-                    if state[supply_at(rules, tile)] > 0:
-                        out[count] = first_id(rules, CHOOSE) + tile
-                        count += 1
-            else:
-                out[count] = first_id(rules, DRAW)
-                count += 1
-        if count == 0:
-            out[count] = first_id(rules, PASS)
-            count += 1
-        return count
     if phase == OVER:
         return 0
-    weights = np.zeros(out.shape[0], dtype=np.int64)
-    return chance_outcomes(state, rules, out, weights)
+    if phase != TURN and phase != PLACE:
+        weights = np.zeros(out.shape[0], dtype=np.int64)
+        return chance_outcomes(state, rules, out, weights)
+    mask = legal_blocks(state, rules)
+    count = 0
+    for block in range(BLOCKS):
+        if not mask >> block & 1:
+            continue
+        first = first_id(rules, block)
+        if block == CHOOSE:
+            for tile in range(1, rules[TILE_CODES]):
+                if state[supply_at(rules, tile)] > 0:
+                    out[count] = first + tile
+                    count += 1
+        elif block == DRAW or block == PASS:
+            out[count] = first
+            count += 1
+        else:
+            for cell in range(rules[CELLS]):
+                if state[BOARD_AT + cell] == 0:
+                    out[count] = first + cell
+                    count += 1
+    return count
 
 
 @numba.njit(cache=True)

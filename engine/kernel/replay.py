@@ -42,10 +42,9 @@ from engine.kernel.play import (
     PLACE_DRAWN,
     START,
     action_block,
-    action_count,
     apply_action,
     begin_game,
-    legal_actions,
+    legal_count,
 )
 from engine.kernel.tables import kernel_rules
 from engine.rules import RuleSet
@@ -128,9 +127,8 @@ def replay_games(
     if count:
         turns = _replay(rules_rows, states,
                         np.asarray(setup, dtype=np.int64), np.asarray(actions, dtype=np.uint8),
-                        np.asarray(offsets, dtype=np.int64), KIND_CODES,
-                        max(action_count(t) for t in tables), columns, deals, boards, gains,
-                        played, refused)  # fmt: skip
+                        np.asarray(offsets, dtype=np.int64), KIND_CODES, columns, deals, boards,
+                        gains, played, refused)  # fmt: skip
     if refused[0] >= 0:
         game, position, ply, action = (int(value) for value in refused)
         if action == ENDS_EARLY:
@@ -143,14 +141,13 @@ def replay_games(
 
 
 @numba.njit(cache=True)
-def _replay(rules_rows, states, setup, actions, offsets, kinds, most_actions, columns, deals,
+def _replay(rules_rows, states, setup, actions, offsets, kinds, columns, deals,
             boards, gains, epochs, refused) -> int:  # fmt: skip
     """Walk every game through `apply_action` (game g under the rules row `setup[g]`, on that
     setup's state row), writing its turns into `columns` (returning how many), its deals, scored
     boards, gains and epoch count; stop at the first refused action, writing (game, position in
     its list, ply, action) into `refused`."""
     game, epoch, ply, turn, seat, kind, cell, piece, legal, gold_before = columns
-    out = np.zeros(most_actions, dtype=np.int64)
     count = 0
     for g in range(offsets.shape[0] - 1):
         rules, state = rules_rows[setup[g]], states[setup[g]]
@@ -170,7 +167,7 @@ def _replay(rules_rows, states, setup, actions, offsets, kinds, most_actions, co
                 count += 1
                 game[row], epoch[row], turn[row], seat[row] = g, now, turns, mover
                 ply[row] = row - first_turn + 1
-                legal[row] = legal_actions(state, rules, out)
+                legal[row] = legal_count(state, rules)
                 gold_before[row] = state[gold_at(rules, mover)]
                 block = action_block(rules, action)
                 at = action - first_id(rules, max(block, 0))
@@ -188,7 +185,7 @@ def _replay(rules_rows, states, setup, actions, offsets, kinds, most_actions, co
                     kind[row], cell[row], piece[row] = kinds[_DRAW], -1, 0
             elif phase == PLACE_PHASE:
                 row = count - 1
-                legal[row] = max(legal[row], legal_actions(state, rules, out))
+                legal[row] = max(legal[row], legal_count(state, rules))
                 cell[row], piece[row] = action - first_id(rules, PLACE_DRAWN), state[PENDING]
                 placed = row
             elif phase == DEAL:
