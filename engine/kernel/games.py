@@ -3,9 +3,9 @@ chance and every random choice drawn from one stream per game, seeded from the g
 
 from __future__ import annotations
 
-import numba
 import numpy as np
 
+from engine.kernel.compiled import kernel, leaf
 from engine.kernel.layout import (
     ACTION_COUNT,
     EPOCH,
@@ -26,7 +26,7 @@ from engine.kernel.random_play import nth_tile, random_action
 from engine.kernel.stream import pick
 
 
-@numba.njit(cache=True, inline="always")
+@leaf
 def policy_action(policy, state, rules, stream, legal, values, unseen) -> int:
     """The policy's action for the seat to move, from what that seat sees (`legal`, `values`
     and `unseen`: scratch arrays as long as the action ids and the tile codes)."""
@@ -40,7 +40,18 @@ def policy_action(policy, state, rules, stream, legal, values, unseen) -> int:
     return pick_best(legal, values, count, stream)
 
 
-@numba.njit(cache=True)
+@leaf
+def next_action(state, rules, policies, stream, legal, values, unseen) -> int:
+    """The seat to move's action by its policy, or a chance outcome drawn from the stream."""
+    phase = state[PHASE]
+    if phase == TURN or phase == PLACE:
+        return policy_action(policies[state[TO_MOVE]], state, rules, stream, legal, values, unseen)
+    if phase == FIRST:
+        return pick(stream, rules[PLAYERS])
+    return nth_tile(state, rules, pick(stream, state[SUPPLY_SIZE]))  # a uniform tile dealt or drawn
+
+
+@kernel
 def play_games(state, rules, policies, seeds, longest, actions, offsets, gains, epochs) -> None:
     """Play one game per seed from a fresh state, seat i by policy `policies[i]`: every game's
     actions into `actions` (game g's at offsets[g]:offsets[g + 1]), its gains per epoch (`gains`
@@ -58,14 +69,7 @@ def play_games(state, rules, policies, seeds, longest, actions, offsets, gains, 
         count = offsets[g]
         stop = count + longest
         while state[PHASE] != OVER and count < stop:
-            phase = state[PHASE]
-            if phase == TURN or phase == PLACE:
-                action = policy_action(policies[state[TO_MOVE]], state, rules, stream, legal,
-                                       values, unseen)  # fmt: skip
-            elif phase == FIRST:
-                action = pick(stream, rules[PLAYERS])
-            else:  # a deal or a draw: a uniform tile of the supply
-                action = nth_tile(state, rules, pick(stream, state[SUPPLY_SIZE]))
+            action = next_action(state, rules, policies, stream, legal, values, unseen)
             actions[count] = action
             count += 1
             apply_action(state, rules, action)

@@ -9,7 +9,7 @@ The compiled functions read these slots as constants and every other fact of the
 
 from __future__ import annotations
 
-import numba
+from engine.kernel.compiled import inline
 
 # Slots of the rules' header: the game's parameters.
 PLAYERS = 0
@@ -90,51 +90,51 @@ OVER = 5
 # ---------------------------------------------------------------- the rules' tables
 
 
-@numba.njit(cache=True, inline="always")
+@inline
 def piece_kind(rules, piece: int) -> int:
     return rules[rules[PIECES_AT] + piece * PIECE_COLUMNS + KIND]
 
 
-@numba.njit(cache=True, inline="always")
+@inline
 def piece_value(rules, piece: int) -> int:
     return rules[rules[PIECES_AT] + piece * PIECE_COLUMNS + VALUE]
 
 
-@numba.njit(cache=True, inline="always")
+@inline
 def piece_seat(rules, piece: int) -> int:
     return rules[rules[PIECES_AT] + piece * PIECE_COLUMNS + SEAT]
 
 
-@numba.njit(cache=True, inline="always")
+@inline
 def piece_rank(rules, piece: int) -> int:
     return rules[rules[PIECES_AT] + piece * PIECE_COLUMNS + RANK]
 
 
-@numba.njit(cache=True, inline="always")
+@inline
 def castle_code(rules, seat: int, rank_index: int) -> int:
     """The piece code of the seat's castle of rank `rank_index + 1`."""
     return rules[rules[CASTLE_CODE_AT] + seat * RANKS + rank_index]
 
 
-@numba.njit(cache=True, inline="always")
+@inline
 def first_id(rules, block: int) -> int:
     """The first action id of an action block (engine/actions.py's Block)."""
     return rules[rules[ACTION_IDS_AT] + block]
 
 
-@numba.njit(cache=True, inline="always")
+@inline
 def line_cell(rules, line: int, position: int) -> int:
     """The cell at a position of a line, -1 past its end."""
     return rules[rules[LINE_CELLS_AT] + line * rules[LONGEST] + position]
 
 
-@numba.njit(cache=True, inline="always")
+@inline
 def cell_line(rules, cell: int, axis: int) -> int:
     """The row (axis 0) or the column (axis 1) holding a cell, as a line number."""
     return rules[rules[CELL_LINES_AT] + cell * 2 + axis]
 
 
-@numba.njit(cache=True, inline="always")
+@inline
 def neighbour(rules, cell: int, k: int) -> int:
     """A cell's k-th orthogonal neighbour, -1 for none."""
     return rules[rules[NEIGHBOURS_AT] + cell * NEIGHBOURS + k]
@@ -143,32 +143,32 @@ def neighbour(rules, cell: int, k: int) -> int:
 # ---------------------------------------------------------------- a state's parts
 
 
-@numba.njit(cache=True, inline="always")
+@inline
 def board_of(state, rules):
     """The state's board (a view)."""
     return state[BOARD_AT : BOARD_AT + rules[CELLS]]
 
 
-@numba.njit(cache=True, inline="always")
+@inline
 def gold_at(rules, seat: int) -> int:
     return rules[GOLD_AT] + seat
 
 
-@numba.njit(cache=True, inline="always")
+@inline
 def castles_at(rules, seat: int, rank_index: int) -> int:
     return rules[CASTLES_AT] + seat * RANKS + rank_index
 
 
-@numba.njit(cache=True, inline="always")
+@inline
 def held_at(rules, seat: int) -> int:
     return rules[HELD_AT] + seat
 
 
-@numba.njit(cache=True, inline="always")
+@inline
 def supply_at(rules, tile: int) -> int:
     return rules[SUPPLY_AT] + tile
 
 
-@numba.njit(cache=True, inline="always")
+@inline
 def gains_at(rules, epoch_index: int, seat: int) -> int:
     return rules[GAINS_AT] + epoch_index * rules[MAX_SEATS] + seat

@@ -6,10 +6,10 @@ to. A state is one int64 array and the rules another (their slots: engine/kernel
 
 from __future__ import annotations
 
-import numba
 import numpy as np
 
 from engine.actions import CASTLE_BLOCKS, Block
+from engine.kernel.compiled import inline, kernel, leaf
 from engine.kernel.layout import (
     ACTION_COUNT,
     ACTION_IDS_AT,
@@ -91,7 +91,7 @@ def chance_outcome_list(state: np.ndarray, rules: np.ndarray) -> list[tuple[int,
     return [(int(outcome), int(weight) / total) for outcome, weight in pairs]
 
 
-@numba.njit(cache=True)
+@leaf
 def begin_game(state, rules) -> None:
     """Set up a game: start gold, every seat's castles, then the first epoch."""
     state.fill(0)
@@ -103,7 +103,7 @@ def begin_game(state, rules) -> None:
     begin_epoch(state, rules, -1)
 
 
-@numba.njit(cache=True)
+@leaf
 def begin_epoch(state, rules, first_seat: int) -> None:
     """Shuffle every tile into the supply and deal the starting tiles; `first_seat` moves first
     once they are dealt (-1: chosen by chance)."""
@@ -125,7 +125,7 @@ def begin_epoch(state, rules, first_seat: int) -> None:
         after_deal(state)
 
 
-@numba.njit(cache=True, inline="always")
+@inline
 def after_deal(state) -> None:
     """The first player moves, or is chosen by chance (the caller ends an epoch in which
     nobody can act: see `end_epoch_if_stuck`)."""
@@ -136,7 +136,7 @@ def after_deal(state) -> None:
         state[PHASE] = TURN
 
 
-@numba.njit(cache=True, inline="always")
+@inline
 def castles_left(state, rules, seat: int) -> int:
     """The castles a seat has left."""
     total = 0
@@ -145,7 +145,7 @@ def castles_left(state, rules, seat: int) -> int:
     return total
 
 
-@numba.njit(cache=True, inline="always")
+@inline
 def can_act(state, rules, seat: int) -> bool:
     """Whether the seat has anything to do but pass."""
     return state[EMPTY] > 0 and (
@@ -155,7 +155,7 @@ def can_act(state, rules, seat: int) -> bool:
     )
 
 
-@numba.njit(cache=True, inline="always")
+@inline
 def nobody_can_act(state, rules) -> bool:
     """An epoch in which nobody can act ends at once (possible only in last-castle)."""
     for seat in range(rules[PLAYERS]):
@@ -164,13 +164,13 @@ def nobody_can_act(state, rules) -> bool:
     return True
 
 
-@numba.njit(cache=True, inline="always")
+@inline
 def end_epoch_if_stuck(state, rules) -> None:
     if state[PHASE] == TURN and nobody_can_act(state, rules):
         end_epoch(state, rules)
 
 
-@numba.njit(cache=True, inline="always")
+@inline
 def epoch_is_over(state, rules) -> bool:
     """The board is full, or nobody has anything left to place."""
     if state[EMPTY] == 0 or state[SUPPLY_SIZE] > 0:
@@ -181,7 +181,7 @@ def epoch_is_over(state, rules) -> bool:
     return True
 
 
-@numba.njit(cache=True, inline="always")
+@inline
 def richest_first(state, rules) -> int:
     """Most gold moves first; a tie goes to the earliest in the last epoch's turn order."""
     players = rules[PLAYERS]
@@ -194,14 +194,14 @@ def richest_first(state, rules) -> int:
     return best
 
 
-@numba.njit(cache=True, inline="always")
+@inline
 def epoch_gains(state, rules, epoch_index: int):
     """The gains row of an epoch (0-based), per seat (a view)."""
     at = gains_at(rules, epoch_index, 0)
     return state[at : at + rules[MAX_SEATS]]
 
 
-@numba.njit(cache=True)
+@kernel
 def end_epoch(state, rules) -> None:
     """Score the board (unless scored as it filled), return rank-1 castles (all castles leave
     in last-castle), and begin the next epoch or end the game; again while the new epoch is
@@ -234,7 +234,7 @@ def end_epoch(state, rules) -> None:
             return
 
 
-@numba.njit(cache=True)
+@kernel
 def score_filled_lines(state, rules, cell: int) -> None:
     """Score-as-you-go: pay out the lines the piece just placed on `cell` filled."""
     board = board_of(state, rules)
@@ -253,7 +253,7 @@ def score_filled_lines(state, rules, cell: int) -> None:
         state[gold_at(rules, seat)] += gained[seat]
 
 
-@numba.njit(cache=True, inline="always")
+@inline
 def action_block(rules, action: int) -> int:
     """The action block (engine/actions.py's Block) an action id lies in, -1 for none."""
     ids = rules[ACTION_IDS_AT]
@@ -265,7 +265,7 @@ def action_block(rules, action: int) -> int:
     return block
 
 
-@numba.njit(cache=True, inline="always")
+@inline
 def legal_blocks(state, rules) -> int:
     """The action blocks the seat to move may act in, as a bit mask by block (0 at a chance
     node or the game's end): every cell block holds an action per empty cell, DRAW and PASS
@@ -288,7 +288,7 @@ def legal_blocks(state, rules) -> int:
     return mask if mask else 1 << PASS
 
 
-@numba.njit(cache=True, inline="always")
+@inline
 def tile_codes_left(state, rules) -> int:
     """How many tile codes the supply still holds a copy of."""
     codes = 0
@@ -297,7 +297,7 @@ def tile_codes_left(state, rules) -> int:
     return codes
 
 
-@numba.njit(cache=True)
+@leaf
 def legal_count(state, rules) -> int:
     """How many legal actions the seat to move has (`legal_blocks`' widths summed)."""
     mask = legal_blocks(state, rules)
@@ -313,7 +313,7 @@ def legal_count(state, rules) -> int:
     return count
 
 
-@numba.njit(cache=True)
+@kernel
 def legal_actions(state, rules, out) -> int:
     """Write the legal actions (sorted, as engine.State lists them) into `out`; return how many.
     Chance nodes list their outcomes; a finished game none."""
@@ -345,7 +345,7 @@ def legal_actions(state, rules, out) -> int:
     return count
 
 
-@numba.njit(cache=True)
+@leaf
 def chance_outcomes(state, rules, outcomes, weights) -> int:
     """Write a chance node's outcomes and their weights (probability × the weights' sum) into
     the arrays; return how many (0 when the state is not a chance node)."""
@@ -366,7 +366,7 @@ def chance_outcomes(state, rules, outcomes, weights) -> int:
     return count
 
 
-@numba.njit(cache=True, inline="always")
+@leaf
 def apply_action(state, rules, action: int) -> bool:
     """Apply one action (or chance outcome); False, leaving the state as it was, when it is
     not legal here."""

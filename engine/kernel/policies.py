@@ -15,9 +15,9 @@ while the board is open.
 
 from __future__ import annotations
 
-import numba
 import numpy as np
 
+from engine.kernel.compiled import kernel, leaf
 from engine.kernel.layout import (
     CASTLE,
     CASTLES_AT,
@@ -73,7 +73,7 @@ TOLERANCE = 1e-9  # values this close to the best are ties
 RESOURCES, HAZARDS, HAS_DRAGON, HAS_MINE, OPEN = 0, 1, 2, 3, 4
 
 
-@numba.njit(cache=True)
+@kernel
 def scan_segments(board, rules, rank):
     """Cut every line at its mountains: each cell's row and column segment (-1 on a mountain),
     each segment's statistics (the columns above), castle ranks per seat, and base."""
@@ -112,11 +112,12 @@ def scan_segments(board, rules, rank):
     return of, stats, ranks, base
 
 
-@numba.njit(cache=True)
-def placement_gains(board, rules, cell, tile, rank, wizard, of, stats, ranks, base,
-                    gains) -> None:  # fmt: skip
+@leaf
+def placement_gains(board, rules, cell, tile, rank, wizard, of, stats, ranks, base, gains,
+                    spare) -> None:  # fmt: skip
     """Each seat's gold change (into `gains`) from the tile on the empty cell, from the
-    segments it touches (`scan_segments`'s); it runs for every candidate."""
+    segments it touches (`scan_segments`'s); it runs for every candidate (`spare`: a scratch
+    array of two rows as long as `gains`)."""
     gains.fill(0)
     kind = piece_kind(rules, tile)
     if kind == WIZARD:  # one rank more for each castle next to it, in both its segments
@@ -129,7 +130,7 @@ def placement_gains(board, rules, cell, tile, rank, wizard, of, stats, ranks, ba
                     gains[seat] += extra * (base[of[around, 0]] + base[of[around, 1]])
         return
     if kind == MOUNTAIN:
-        mountain_gains(board, rules, cell, tile, rank, gains)
+        mountain_gains(board, rules, cell, tile, rank, gains, spare)
         return
     value = piece_value(rules, tile)
     for axis in range(2):
@@ -146,11 +147,11 @@ def placement_gains(board, rules, cell, tile, rank, wizard, of, stats, ranks, ba
                 gains[seat] += ranks[k, seat] * change
 
 
-@numba.njit(cache=True)
-def mountain_gains(board, rules, cell, tile, rank, gains) -> None:
+@leaf
+def mountain_gains(board, rules, cell, tile, rank, gains, spare) -> None:
     """A mountain's gains (into `gains`): it splits both its lines, so rescore them."""
-    before = np.zeros(gains.shape[0], dtype=np.int64)
-    scratch = np.zeros(gains.shape[0], dtype=np.int64)
+    spare.fill(0)
+    before, scratch = spare[0], spare[1]
     for axis in range(2):
         add_line_gold(board, cell_line(rules, cell, axis), rank, rules, before, scratch)
     board[cell] = tile
@@ -158,10 +159,11 @@ def mountain_gains(board, rules, cell, tile, rank, gains) -> None:
     for axis in range(2):
         add_line_gold(board, cell_line(rules, cell, axis), rank, rules, gains, scratch)
     board[cell] = 0
-    gains -= before
+    for seat in range(gains.shape[0]):
+        gains[seat] -= before[seat]
 
 
-@numba.njit(cache=True)
+@kernel
 def gold_with_board(state, rules):
     """Each seat's gold plus what the board pays if the epoch ended now."""
     totals = state[rules[GOLD_AT] : rules[GOLD_AT] + rules[MAX_SEATS]].copy()
@@ -169,7 +171,7 @@ def gold_with_board(state, rules):
     return totals
 
 
-@numba.njit(cache=True)
+@leaf
 def margin(totals, gains, seat: int, players: int) -> float:
     """Own total minus the best opponent's, after the gold changes."""
     best = -np.inf
@@ -179,7 +181,7 @@ def margin(totals, gains, seat: int, players: int) -> float:
     return totals[seat] + gains[seat] - best
 
 
-@numba.njit(cache=True)
+@leaf
 def candidate_rank(board, rules, cell, seat, rank_index, wizard) -> int:
     """The effective rank a castle of the seat would have on the empty cell."""
     board[cell] = castle_code(rules, seat, rank_index)
@@ -188,24 +190,27 @@ def candidate_rank(board, rules, cell, seat, rank_index, wizard) -> int:
     return effective
 
 
-@numba.njit(cache=True)
+@leaf
 def best_tile_margin(board, rules, tile, seat, totals, rank, wizard, of, stats, ranks, base,
-                     gains) -> float:  # fmt: skip
+                     gains, spare) -> float:  # fmt: skip
     """The best margin reachable by placing the tile on some empty cell."""
     players = rules[PLAYERS]
     best = -np.inf
     for cell in range(board.shape[0]):
         if board[cell] == 0:
-            placement_gains(board, rules, cell, tile, rank, wizard, of, stats, ranks, base, gains)
+            placement_gains(board, rules, cell, tile, rank, wizard, of, stats, ranks, base, gains,
+                            spare)  # fmt: skip
             best = max(best, margin(totals, gains, seat, players))
     return best
 
 
-@numba.njit(cache=True)
+@leaf
 def expected_fill(state, rules, unseen) -> float:
     """The expected value a still-empty cell will add to its segments' base."""
     board = board_of(state, rules)
-    count = unseen.sum()
+    count = 0
+    for tile in range(unseen.shape[0]):
+        count += unseen[tile]
     empties = 0
     for cell in range(board.shape[0]):
         empties += board[cell] == 0
@@ -214,12 +219,14 @@ def expected_fill(state, rules, unseen) -> float:
     total = 0
     for tile in range(unseen.shape[0]):
         total += piece_value(rules, tile) * unseen[tile]
-    castles = state[rules[CASTLES_AT] : rules[CASTLES_AT] + rules[MAX_SEATS] * RANKS].sum()
+    castles = 0
+    for slot in range(rules[CASTLES_AT], rules[CASTLES_AT] + rules[MAX_SEATS] * RANKS):
+        castles += state[slot]
     share = min(1.0, max(0.0, (empties - castles / 2) / empties))
     return total / count * share
 
 
-@numba.njit(cache=True)
+@leaf
 def castle_outlook(rank, effective, cell, epoch, placed, expected, of, stats) -> float:
     """What the greedy margin misses about a castle: its segments' future, risk and rank cost."""
     others_open = 0 if placed else 1
@@ -239,7 +246,7 @@ def castle_outlook(rank, effective, cell, epoch, placed, expected, of, stats) ->
     return outlook
 
 
-@numba.njit(cache=True)
+@kernel
 def action_values(state, rules, unseen, legal, count, heuristic, draw_value, values) -> None:
     """The value of each of the first `count` legal actions of the seat to move, into `values`
     (a NaN `draw_value`: a draw's expectation is computed). `state` is the seat's view: it
@@ -253,6 +260,7 @@ def action_values(state, rules, unseen, legal, count, heuristic, draw_value, val
     of, stats, ranks, base = scan_segments(board, rules, rank)
     totals = gold_with_board(state, rules)
     gains = np.zeros(totals.shape[0], dtype=np.int64)
+    spare = np.zeros((2, totals.shape[0]), dtype=np.int64)
     expected = expected_fill(state, rules, unseen) if heuristic else 0.0
     empties = 0
     for cell in range(board.shape[0]):
@@ -272,7 +280,8 @@ def action_values(state, rules, unseen, legal, count, heuristic, draw_value, val
                                         expected, of, stats)  # fmt: skip
         elif block == START or block == PLACE_DRAWN:
             tile = state[held_at(rules, seat)] if block == START else state[PENDING]
-            placement_gains(board, rules, at, tile, rank, wizard, of, stats, ranks, base, gains)
+            placement_gains(board, rules, at, tile, rank, wizard, of, stats, ranks, base, gains,
+                            spare)  # fmt: skip
             value = margin(totals, gains, seat, players)
             if block == START:
                 value -= hold
@@ -283,7 +292,7 @@ def action_values(state, rules, unseen, legal, count, heuristic, draw_value, val
                     if unseen[tile]:
                         total += unseen[tile] * best_tile_margin(
                             board, rules, tile, seat, totals, rank, wizard, of, stats, ranks,
-                            base, gains,
+                            base, gains, spare,
                         )  # fmt: skip
                 draw_value = total / unseen.sum()
             value = draw_value
@@ -291,11 +300,11 @@ def action_values(state, rules, unseen, legal, count, heuristic, draw_value, val
             value = 0.0
         else:  # choosing a face-up tile
             value = best_tile_margin(board, rules, at, seat, totals, rank, wizard, of, stats,
-                                     ranks, base, gains)  # fmt: skip
+                                     ranks, base, gains, spare)  # fmt: skip
         values[i] = value
 
 
-@numba.njit(cache=True)
+@kernel
 def projected_gold(state, rules, unseen, out) -> None:
     """Each seat's gold if the epoch ended now, plus the heuristic's outlook of the castles it
     has placed, into `out` (floats, per seat)."""
@@ -316,10 +325,12 @@ def projected_gold(state, rules, unseen, out) -> None:
             )  # fmt: skip
 
 
-@numba.njit(cache=True)
+@leaf
 def pick_best(legal, values, count, stream) -> int:
     """The action of highest value, a uniformly random one (from the stream) among equals."""
-    top = values[:count].max()
+    top = -np.inf
+    for i in range(count):
+        top = max(top, values[i])
     ties = 0
     for i in range(count):
         ties += values[i] >= top - TOLERANCE
@@ -332,7 +343,7 @@ def pick_best(legal, values, count, stream) -> int:
     return legal[0]
 
 
-@numba.njit(cache=True)
+@leaf
 def unseen_by(state, rules, seat, unseen) -> None:
     """The tiles the seat has not seen, per code: the supply and the other seats' starting
     tiles, into `unseen`."""

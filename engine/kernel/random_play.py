@@ -9,8 +9,7 @@ no-luck, which tiles lie face up).
 
 from __future__ import annotations
 
-import numba
-
+from engine.kernel.compiled import inline, leaf
 from engine.kernel.layout import (
     BOARD_AT,
     CELLS,
@@ -31,7 +30,7 @@ from engine.kernel.play import CASTLE_1, CHOOSE, DRAW, PASS, PLACE_DRAWN, START
 from engine.kernel.stream import pick
 
 
-@numba.njit(cache=True, inline="always")
+@inline
 def nth_empty(state, rules, n: int) -> int:
     """The n-th empty cell of the board (0-based, in cell order)."""
     for cell in range(rules[CELLS]):
@@ -42,7 +41,7 @@ def nth_empty(state, rules, n: int) -> int:
     return -1
 
 
-@numba.njit(cache=True, inline="always")
+@inline
 def nth_tile(state, rules, n: int) -> int:
     """The tile code of the n-th tile of the supply, its copies counted (n < supply size)."""
     for tile in range(1, rules[TILE_CODES]):
@@ -52,7 +51,7 @@ def nth_tile(state, rules, n: int) -> int:
     return 0
 
 
-@numba.njit(cache=True, inline="always")
+@leaf
 def random_action(state, rules, stream) -> int:
     """The random policy's action for the seat to move (in a turn, or placing a drawn tile)."""
     empties = state[EMPTY]

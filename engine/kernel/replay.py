@@ -11,10 +11,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-import numba
 import numpy as np
 
 from engine import moves, pieces
+from engine.kernel.compiled import kernel
 from engine.kernel.layout import (
     CELLS,
     DEAL,
@@ -140,7 +140,7 @@ def replay_games(
     )
 
 
-@numba.njit(cache=True)
+@kernel
 def _replay(rules_rows, states, setup, actions, offsets, kinds, columns, deals,
             boards, gains, epochs, refused) -> int:  # fmt: skip
     """Walk every game through `apply_action` (game g under the rules row `setup[g]`, on that

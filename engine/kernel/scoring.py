@@ -10,9 +10,9 @@ the segments of every line.
 
 from __future__ import annotations
 
-import numba
 import numpy as np
 
+from engine.kernel.compiled import kernel, leaf
 from engine.kernel.layout import (
     CASTLE,
     DRAGON,
@@ -39,14 +39,14 @@ SEGMENT_BASE = 3
 SEGMENT_RANKS = 4
 
 
-@numba.njit(cache=True)
+@leaf
 def segment_base(resources: int, hazards: int, dragon: bool, mine: bool) -> int:
     """A segment's base value: the dragon cancels its resources, then the gold mine doubles."""
     base = hazards if dragon else resources + hazards
     return base * 2 if mine else base
 
 
-@numba.njit(cache=True)
+@leaf
 def wizard_cell(board, rules) -> int:
     """The cell holding the wizard, -1 when it is not on the board."""
     for cell in range(board.shape[0]):
@@ -55,7 +55,7 @@ def wizard_cell(board, rules) -> int:
     return -1
 
 
-@numba.njit(cache=True)
+@leaf
 def castle_rank(board, cell: int, wizard: int, rules) -> int:
     """The effective rank of the castle on `cell`: its rank, one higher when orthogonally next
     to the wizard (0 for a cell without a castle)."""
@@ -70,7 +70,7 @@ def castle_rank(board, cell: int, wizard: int, rules) -> int:
     return rank
 
 
-@numba.njit(cache=True)
+@leaf
 def effective_ranks(board, rules, rank) -> None:
     """Every cell's castle rank with the wizard (`castle_rank`), into `rank`."""
     wizard = wizard_cell(board, rules)
@@ -78,7 +78,7 @@ def effective_ranks(board, rules, rank) -> None:
         rank[cell] = castle_rank(board, cell, wizard, rules)
 
 
-@numba.njit(cache=True)
+@leaf
 def add_line_gold(board, line: int, rank, rules, gold, ranks) -> None:
     """Add to `gold` (per seat) what every seat earns in one line, segment by segment, the
     castles at their effective `rank` (per cell); `ranks`, zeros as long as `gold`, holds a
@@ -110,7 +110,7 @@ def add_line_gold(board, line: int, rank, rules, gold, ranks) -> None:
             ranks[piece_seat(rules, board[cell])] += rank[cell]
 
 
-@numba.njit(cache=True)
+@kernel
 def score_gold(board, rules, gold) -> None:
     """Add each seat's gold for the epoch on this board to `gold`."""
     rank = np.zeros(board.shape[0], dtype=np.int64)
@@ -120,7 +120,7 @@ def score_gold(board, rules, gold) -> None:
         add_line_gold(board, line, rank, rules, gold, ranks)
 
 
-@numba.njit(cache=True)
+@leaf
 def line_is_full(board, line: int, rules) -> bool:
     for position in range(rules[LONGEST]):
         cell = line_cell(rules, line, position)
@@ -129,7 +129,7 @@ def line_is_full(board, line: int, rules) -> bool:
     return True
 
 
-@numba.njit(cache=True)
+@kernel
 def score_board(board, rules, gold, row_base, column_base, rank, impacts, segments) -> int:
     """Fill the breakdown of one board (outputs zeroed by the caller): gold (seats), row_base,
     column_base and rank (cells), impacts (cells, seats) and the segments (rows as the SEGMENT_
@@ -239,7 +239,7 @@ def score_board(board, rules, gold, row_base, column_base, rank, impacts, segmen
     return count
 
 
-@numba.njit(cache=True)
+@kernel
 def score_boards(boards, rules, gold, row_base, column_base, rank, impacts) -> None:
     """`score_board` for every board of an (E, cells) array, into (E, …) outputs (zeroed)."""
     segments = np.zeros((rules[LINES] * (rules[LONGEST] + 1), SEGMENT_RANKS + gold.shape[1]),

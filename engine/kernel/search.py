@@ -12,9 +12,9 @@ from __future__ import annotations
 import math
 from typing import NamedTuple
 
-import numba
 import numpy as np
 
+from engine.kernel.compiled import kernel
 from engine.kernel.layout import (
     ACTION_COUNT,
     DRAWN,
@@ -94,7 +94,7 @@ def new_tree(iterations: int, seats: int, actions: int) -> Tree:
 # ---------------------------------------------------------------- what a position is worth
 
 
-@numba.njit(cache=True)
+@kernel
 def leaf_win_shares(state, rules, reward) -> None:
     """Each seat's expected win_share: exact when the game is over, else a logistic of the
     heuristic's projected gold (engine/kernel/policies.py) plus its held ranks, the spread
@@ -131,7 +131,7 @@ def leaf_win_shares(state, rules, reward) -> None:
         reward[seat] /= total
 
 
-@numba.njit(cache=True)
+@kernel
 def order_values(state, rules, actions, count, values, value_draw) -> None:
     """The heuristic policy's value of each candidate, for the move order; a draw is valued
     first of all unless `value_draw` asks its expectation."""
@@ -144,7 +144,7 @@ def order_values(state, rules, actions, count, values, value_draw) -> None:
 # ---------------------------------------------------------------- the search
 
 
-@numba.njit(cache=True)
+@kernel
 def determinise(state, rules, viewer: int, holds) -> None:
     """Deal every other seat that holds a starting tile one from the tiles `viewer` has not
     seen (the state's supply, which counts them)."""
@@ -165,7 +165,7 @@ def determinise(state, rules, viewer: int, holds) -> None:
         state[held_at(rules, seat)] = tile
 
 
-@numba.njit(cache=True)
+@kernel
 def sample_chance(state, rules, outcomes, weights) -> int:
     count = chance_outcomes(state, rules, outcomes, weights)
     total = 0
@@ -179,7 +179,7 @@ def sample_chance(state, rules, outcomes, weights) -> int:
     return outcomes[count - 1]
 
 
-@numba.njit(cache=True)
+@kernel
 def expand(tree, node, state, rules, pool_used, scratch, values, value_draw) -> int:
     """List a decision node's legal actions into the pool, best first; returns the pool used."""
     count = legal_actions(state, rules, scratch)
@@ -196,7 +196,7 @@ def expand(tree, node, state, rules, pool_used, scratch, values, value_draw) -> 
     return pool_used + count
 
 
-@numba.njit(cache=True)
+@kernel
 def select(tree, node, seat, widening, exploration, always_open) -> int:
     """UCB1 among the candidates opened so far (an untried one first); returns its pool slot."""
     visits = tree.visits[node]
@@ -216,7 +216,7 @@ def select(tree, node, seat, widening, exploration, always_open) -> int:
     return best
 
 
-@numba.njit(cache=True)
+@kernel
 def new_node(tree, used) -> int:
     tree.visits[used] = 0
     tree.totals[used] = 0.0
@@ -228,7 +228,7 @@ def new_node(tree, used) -> int:
     return used
 
 
-@numba.njit(cache=True)
+@kernel
 def chance_child(tree, node, outcome, used) -> tuple[int, int]:
     """The child of a chance node for an outcome, made if new; returns it and the nodes used."""
     child = tree.child[node]
@@ -243,7 +243,7 @@ def chance_child(tree, node, outcome, used) -> tuple[int, int]:
     return child, used + 1
 
 
-@numba.njit(cache=True)
+@kernel
 def search(root, work, rules, holds, iterations, seed, settings, tree, include, root_actions,
            root_visits, root_values) -> int:  # fmt: skip
     """Search `iterations` times from `root` as its seat to move sees it (other seats'

@@ -366,7 +366,8 @@ def _gains(board: np.ndarray, tables, cell: int, tile: int) -> list[int]:
     of, stats, ranks, base = scan_segments(board, tables, rank)
     gains = np.zeros(pieces.MAX_SEATS, dtype=np.int64)
     wizard = scoring.wizard_cell(board, tables)
-    placement_gains(board, tables, cell, tile, rank, wizard, of, stats, ranks, base, gains)
+    spare = np.zeros((2, pieces.MAX_SEATS), dtype=np.int64)
+    placement_gains(board, tables, cell, tile, rank, wizard, of, stats, ranks, base, gains, spare)
     return gains.tolist()
 
 
