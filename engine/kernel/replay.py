@@ -156,7 +156,7 @@ def _replay(rules_rows, states, setup, actions, offsets, kinds, columns, deals,
         current = 0  # the epoch of the last turn, whose count `turns` holds
         turns = 0
         for i in range(offsets[g], offsets[g + 1]):
-            action = actions[i]
+            action = np.int64(actions[i])  # one compiled apply_action, on int64 ids
             phase, now = state[PHASE], state[EPOCH]
             placed = -1  # the turn row whose piece this action puts on the board
             if phase == TURN_PHASE:

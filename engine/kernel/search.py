@@ -302,7 +302,7 @@ def search(root, work, rules, holds, iterations, seed, settings, tree, include, 
                 slot = select(
                     tree, node, seat, widening, exploration, always_open if node == 0 else 1
                 )
-                apply_action(work, rules, tree.pool_action[slot])
+                apply_action(work, rules, np.int64(tree.pool_action[slot]))
                 child = tree.pool_child[slot]
                 if child == NO_NODE:
                     child = new_node(tree, used)
