@@ -10,23 +10,21 @@ return no array. `inline` functions are compiled into their callers, with the ca
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TypeVar
+from typing import Any
 
 import numba
 
-Function = TypeVar("Function", bound=Callable)
 
-
-def kernel(function: Function) -> Function:
-    """Compile a function that may allocate arrays."""
+def kernel(function: Callable) -> Any:
+    """Compile a function that may allocate arrays (a numba dispatcher, typed as numba's)."""
     return numba.njit(cache=True, _nrt=True)(function)
 
 
-def leaf(function: Function) -> Function:
+def leaf(function: Callable) -> Any:
     """Compile a function that allocates and returns no array, without reference counting."""
     return numba.njit(cache=True, _nrt=False)(function)
 
 
-def inline(function: Function) -> Function:
+def inline(function: Callable) -> Any:
     """Compile a small function into every function that calls it."""
     return numba.njit(cache=True, inline="always")(function)
