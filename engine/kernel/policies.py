@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from engine.kernel.compiled import kernel, leaf
+from engine.kernel.compiled import inline, kernel, leaf
 from engine.kernel.layout import (
     CASTLE,
     CASTLES_AT,
@@ -112,7 +112,7 @@ def scan_segments(board, rules, rank):
     return of, stats, ranks, base
 
 
-@leaf
+@inline
 def placement_gains(board, rules, cell, tile, rank, wizard, of, stats, ranks, base, gains,
                     spare) -> None:  # fmt: skip
     """Each seat's gold change (into `gains`) from the tile on the empty cell, from the
@@ -171,7 +171,7 @@ def gold_with_board(state, rules):
     return totals
 
 
-@leaf
+@inline
 def margin(totals, gains, seat: int, players: int) -> float:
     """Own total minus the best opponent's, after the gold changes."""
     best = -np.inf
