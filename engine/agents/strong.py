@@ -13,6 +13,7 @@ from engine.kernel.layout import (
     EMPTY,
     EPOCH,
     LAST_PLACED,
+    MAX_SEATS,
     NEXT_FIRST,
     ORDER_FIRST,
     PENDING,
@@ -20,18 +21,19 @@ from engine.kernel.layout import (
     SUPPLY_SIZE,
     TO_MOVE,
 )
-from engine.kernel.tables import KernelRules, kernel_rules
+from engine.kernel.tables import KernelState, kernel_rules
 from engine.state import Observation
 
 STRONG_ITERATIONS = 2000  # the `strong` preset's budget a move
 
 
-def kernel_position(observation: Observation) -> tuple[KernelRules, play.KernelState, np.ndarray]:
-    """The observation as the kernel's arrays: the other seats' starting tiles back among the
-    unseen tiles of the supply; also who holds one."""
+def kernel_position(observation: Observation) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The observation as the kernel's arrays (rules, state): the other seats' starting tiles
+    back among the unseen tiles of the supply; also who holds one."""
     public = observation.public
     rules = kernel_rules(public.players, public.game.rules)
-    state = play.new_state(rules)
+    packed = play.new_state(rules)
+    state = KernelState.of(packed, rules)
     players = public.players
     s = state.scalars
     s[EPOCH] = observation.epoch
@@ -52,7 +54,7 @@ def kernel_position(observation: Observation) -> tuple[KernelRules, play.KernelS
         state.gains[epoch, :players] = gains
     holds = np.zeros(state.gold.shape[0], dtype=np.int64)
     holds[:players] = observation.holds_start
-    return rules, state, holds
+    return rules, packed, holds
 
 
 @dataclass(frozen=True)
@@ -87,7 +89,7 @@ class Searcher:
         """Search from what the observation's seat knows; `include` actions are always tried."""
         rules, root, holds = kernel_position(observation)
         actions = play.action_count(rules)
-        key = (root.gold.shape[0], actions)
+        key = (int(rules[MAX_SEATS]), actions)
         tree = self._trees.get(key)
         if tree is None:
             tree = self._trees[key] = search.new_tree(self.iterations, *key)

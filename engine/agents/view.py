@@ -7,22 +7,18 @@ from typing import Self
 
 import numpy as np
 
-from engine import pieces
 from engine.kernel import layout
-from engine.kernel.play import KernelState
-from engine.kernel.tables import KernelRules, kernel_rules
+from engine.kernel.tables import KernelState, kernel_rules
 from engine.state import Observation
-
-SEATS = pieces.MAX_SEATS
 
 
 class SeatView:
-    """The seat to move's view (its own starting tile only; `unseen`: the tiles it has not
-    seen, per code) and the game's kernel rules."""
+    """The seat to move's view as a kernel state array (its own starting tile only; `unseen`:
+    the tiles it has not seen, per code) and the game's kernel rules array."""
 
     def __init__(
         self,
-        rules: KernelRules,
+        rules: np.ndarray,
         board: Sequence[int],
         gold: Sequence[int],
         castles: Sequence[Sequence[int]],
@@ -36,29 +32,20 @@ class SeatView:
     ) -> None:
         self.rules = rules
         self.players = len(gold)
-        scalars = np.zeros(layout.SCALARS, dtype=np.int64)
-        scalars[layout.EPOCH] = epoch
-        scalars[layout.PHASE] = phase
-        scalars[layout.TO_MOVE] = seat
-        scalars[layout.PENDING] = pending_tile
-        scalars[layout.EMPTY] = sum(1 for piece in board if not piece)
-        scalars[layout.SUPPLY_SIZE] = supply_size
-        padded_gold = np.zeros(SEATS, dtype=np.int64)
-        padded_gold[: self.players] = gold
-        held_castles = np.zeros((SEATS, 4), dtype=np.int64)
-        held_castles[: self.players] = castles
-        held = np.zeros(SEATS, dtype=np.int64)
-        held[seat] = own_start
+        self.state = np.zeros(int(rules[layout.STATE_SIZE]), dtype=np.int64)
+        parts = KernelState.of(self.state, rules)
+        parts.scalars[layout.EPOCH] = epoch
+        parts.scalars[layout.PHASE] = phase
+        parts.scalars[layout.TO_MOVE] = seat
+        parts.scalars[layout.PENDING] = pending_tile
+        parts.scalars[layout.EMPTY] = sum(1 for piece in board if not piece)
+        parts.scalars[layout.SUPPLY_SIZE] = supply_size
+        parts.board[:] = board
+        parts.gold[: self.players] = gold
+        parts.castles[: self.players] = castles
+        parts.held[seat] = own_start
+        parts.supply[:] = unseen  # in no-luck (no starting tiles) the face-up supply itself
         self.unseen = np.array(unseen, dtype=np.int64)
-        self.state = KernelState(
-            scalars,
-            np.array(board, dtype=np.int64),
-            padded_gold,
-            held_castles,
-            held,
-            self.unseen,  # in no-luck (no starting tiles) the face-up supply itself
-            np.zeros((rules.params[layout.MAX_EPOCHS], SEATS), dtype=np.int64),
-        )
 
     @classmethod
     def from_observation(cls, observation: Observation) -> Self:

@@ -5,6 +5,11 @@ in a folder named after a hash of the kernel's own source files (and the codec's
 numbers it reads as constants): editing any of them compiles afresh instead of loading a
 stale kernel. Everything else of the rules (board,
 tiles, castles, gold, epochs, variants, piece codes) reaches the compiled code as data.
+
+Every compiled function takes plain int64 arrays (a state, the rules). The slot accessors, the
+per-action functions (applying an action, the random policy) and their small helpers are
+inlined into their callers (`inline="always"`): a compiled call reference-counts every array it
+is passed, which costs more than such a helper's work.
 """
 
 from __future__ import annotations
@@ -43,6 +48,7 @@ def _compile_into_cache_folder() -> None:
     try:
         from engine.kernel import (  # noqa: F401
             games,
+            layout,
             play,
             policies,
             random_play,

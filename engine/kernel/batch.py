@@ -12,7 +12,7 @@ from engine import pieces
 from engine.kernel import games, play, scoring
 from engine.kernel.layout import CELLS, MAX_EPOCHS, PLAYERS
 from engine.kernel.policies import POLICIES
-from engine.kernel.tables import KernelRules, kernel_rules
+from engine.kernel.tables import kernel_rules
 from engine.rules import RuleSet
 
 SEATS = pieces.MAX_SEATS
@@ -35,11 +35,11 @@ class KernelGames:
         return self.gains[game, : self.epochs[game], :players].tolist()
 
 
-def _longest_game(rules: KernelRules) -> int:
+def _longest_game(rules: np.ndarray) -> int:
     """More actions than any game can take: per epoch the deals, the first player, then per
     cell a draw (draw, tile, place) and a pass of every other seat."""
-    players, cells = rules.params[PLAYERS], rules.params[CELLS]
-    return int(rules.params[MAX_EPOCHS] * (players + 1 + cells * (3 + players)))
+    players, cells = rules[PLAYERS], rules[CELLS]
+    return int(rules[MAX_EPOCHS] * (players + 1 + cells * (3 + players)))
 
 
 def policy_games(
@@ -61,12 +61,12 @@ def policy_games(
     count, longest = len(seeds), _longest_game(tables)
     actions = np.zeros(count * longest, dtype=np.uint8)
     offsets = np.zeros(count + 1, dtype=np.int64)
-    gains = np.zeros((count, tables.params[MAX_EPOCHS], SEATS), dtype=np.int64)
+    gains = np.zeros((count, int(tables[MAX_EPOCHS]) * SEATS), dtype=np.int64)
     epochs = np.zeros(count, dtype=np.int64)
     policies = np.array([POLICIES[name] for name in seats], dtype=np.int64)
     games.play_games(play.new_state(tables), tables, policies, seeds.astype(np.uint64), longest,
                      actions, offsets, gains, epochs)  # fmt: skip
-    return KernelGames(actions[: offsets[-1]], offsets, gains, epochs)
+    return KernelGames(actions[: offsets[-1]], offsets, gains.reshape(count, -1, SEATS), epochs)
 
 
 def random_games(players: int, rules: RuleSet, seeds: Sequence[int] | np.ndarray) -> KernelGames:
@@ -104,9 +104,10 @@ def warm_up() -> None:
     """Compile (or load from the cache) every entry point, with the types callers use."""
 
     rules = RuleSet()
+    tables = kernel_rules(3, rules)
     games = policy_games(3, rules, [0], ("random", "greedy", "heuristic"))
-    state = play.new_state(kernel_rules(3, rules))
-    play.legal_action_list(state, kernel_rules(3, rules))
-    play.chance_outcome_list(state, kernel_rules(3, rules))
-    play.apply_action(state, kernel_rules(3, rules), int(games.history(0)[0]))
+    state = play.new_state(tables)
+    play.legal_action_list(state, tables)
+    play.chance_outcome_list(state, tables)
+    play.apply_action(state, tables, int(games.history(0)[0]))
     score_boards(np.zeros((1, rules.cells), dtype=np.int64), rules)

@@ -3,82 +3,76 @@ chance and every random choice drawn from one stream per game, seeded from the g
 
 from __future__ import annotations
 
-import numba
 import numpy as np
 
+from engine.kernel.compiled import kernel, leaf
 from engine.kernel.layout import (
+    ACTION_COUNT,
     EPOCH,
     FIRST,
-    NO_LUCK,
+    GAINS_AT,
     OVER,
     PHASE,
     PLACE,
     PLAYERS,
     SUPPLY_SIZE,
+    TILE_CODES,
     TO_MOVE,
     TURN,
 )
 from engine.kernel.play import apply_action, begin_game, legal_actions
 from engine.kernel.policies import HEURISTIC, RANDOM, action_values, pick_best, unseen_by
-from engine.kernel.random_play import nth_tile, random_action, random_choice
+from engine.kernel.random_play import nth_tile, random_action
 from engine.kernel.stream import pick
 
 
-@numba.njit(cache=True)
+@leaf
 def policy_action(policy, state, rules, stream, legal, values, unseen) -> int:
     """The policy's action for the seat to move, from what that seat sees (`legal`, `values`
     and `unseen`: scratch arrays as long as the action ids and the tile codes)."""
-    s = state.scalars
     if policy == RANDOM:
         return random_action(state, rules, stream)
     count = legal_actions(state, rules, legal)
     if count == 1:
         return legal[0]
-    unseen_by(state, s[TO_MOVE], unseen)
+    unseen_by(state, rules, state[TO_MOVE], unseen)
     action_values(state, rules, unseen, legal, count, policy == HEURISTIC, np.nan, values)
     return pick_best(legal, values, count, stream)
 
 
-@numba.njit(cache=True)
+@leaf
+def next_action(state, rules, policies, stream, legal, values, unseen) -> int:
+    """The seat to move's action by its policy, or a chance outcome drawn from the stream."""
+    phase = state[PHASE]
+    if phase == TURN or phase == PLACE:
+        return policy_action(policies[state[TO_MOVE]], state, rules, stream, legal, values, unseen)
+    if phase == FIRST:
+        return pick(stream, rules[PLAYERS])
+    return nth_tile(state, rules, pick(stream, state[SUPPLY_SIZE]))  # a uniform tile dealt or drawn
+
+
+@kernel
 def play_games(state, rules, policies, seeds, longest, actions, offsets, gains, epochs) -> None:
     """Play one game per seed from a fresh state, seat i by policy `policies[i]`: every game's
-    actions into `actions` (game g's at offsets[g]:offsets[g + 1]), its gains per epoch and its
-    epoch count."""
-    s = state.scalars
-    board = state.board
-    castles = state.castles
-    held = state.held
-    supply = state.supply
-    played = state.gains
-    params = rules.params
-    ids = rules.actions
-    no_luck = params[NO_LUCK]
-    size = ids[ids.shape[0] - 1]
+    actions into `actions` (game g's at offsets[g]:offsets[g + 1]), its gains per epoch (`gains`
+    rows as long as the state's gains) and its epoch count."""
+    size = rules[ACTION_COUNT]
     legal = np.zeros(size, dtype=np.int64)
     values = np.zeros(size, dtype=np.float64)
-    unseen = np.zeros(supply.shape[0], dtype=np.int64)
+    unseen = np.zeros(rules[TILE_CODES], dtype=np.int64)
     stream = np.zeros(1, dtype=np.uint64)
+    played = rules[GAINS_AT]
     offsets[0] = 0
     for g in range(seeds.shape[0]):
         begin_game(state, rules)
         stream[0] = seeds[g]
         count = offsets[g]
         stop = count + longest
-        while s[PHASE] != OVER and count < stop:
-            phase = s[PHASE]
-            if phase == TURN or phase == PLACE:
-                policy = policies[s[TO_MOVE]]
-                if policy == RANDOM:
-                    action = random_choice(s, board, castles, held, supply, ids, no_luck, stream)
-                else:
-                    action = policy_action(policy, state, rules, stream, legal, values, unseen)
-            elif phase == FIRST:
-                action = pick(stream, params[PLAYERS])
-            else:  # a deal or a draw: a uniform tile of the supply
-                action = nth_tile(supply, pick(stream, s[SUPPLY_SIZE]))
+        while state[PHASE] != OVER and count < stop:
+            action = next_action(state, rules, policies, stream, legal, values, unseen)
             actions[count] = action
             count += 1
             apply_action(state, rules, action)
         offsets[g + 1] = count
-        gains[g] = played
-        epochs[g] = s[EPOCH]
+        gains[g] = state[played : played + gains.shape[1]]
+        epochs[g] = state[EPOCH]

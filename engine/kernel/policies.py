@@ -15,25 +15,40 @@ while the board is open.
 
 from __future__ import annotations
 
-import numba
 import numpy as np
 
+from engine.kernel.compiled import inline, kernel, leaf
 from engine.kernel.layout import (
     CASTLE,
-    CELLS,
+    CASTLES_AT,
     DRAGON,
     EPOCH,
+    GOLD_AT,
     GOLD_MINE,
-    KIND,
+    LINES,
+    LONGEST,
+    MAX_SEATS,
     MOUNTAIN,
+    NEIGHBOURS,
     PENDING,
     PLAYERS,
-    RANK,
+    RANKS,
     ROWS,
-    SEAT,
+    TILE_CODES,
     TO_MOVE,
-    VALUE,
     WIZARD,
+    board_of,
+    castle_code,
+    cell_line,
+    first_id,
+    held_at,
+    line_cell,
+    neighbour,
+    piece_kind,
+    piece_rank,
+    piece_seat,
+    piece_value,
+    supply_at,
 )
 from engine.kernel.play import CASTLE_1, DRAW, PASS, PLACE_DRAWN, START, action_block
 from engine.kernel.scoring import (
@@ -58,32 +73,28 @@ TOLERANCE = 1e-9  # values this close to the best are ties
 RESOURCES, HAZARDS, HAS_DRAGON, HAS_MINE, OPEN = 0, 1, 2, 3, 4
 
 
-@numba.njit(cache=True)
+@kernel
 def scan_segments(board, rules, rank):
     """Cut every line at its mountains: each cell's row and column segment (-1 on a mountain),
     each segment's statistics (the columns above), castle ranks per seat, and base."""
-    params = rules.params
-    lines = rules.lines
-    pieces = rules.pieces
-    castle_code = rules.castle_code
-    most = lines.shape[0] * (lines.shape[1] + 1)
+    most = rules[LINES] * (rules[LONGEST] + 1)
     of = np.full((board.shape[0], 2), -1, dtype=np.int64)
     stats = np.zeros((most, 5), dtype=np.int64)
-    ranks = np.zeros((most, castle_code.shape[0]), dtype=np.int64)
+    ranks = np.zeros((most, rules[MAX_SEATS]), dtype=np.int64)
     count = 0
-    for line in range(lines.shape[0]):
-        axis = 0 if line < params[ROWS] else 1
-        for position in range(lines.shape[1]):
-            cell = lines[line, position]
+    for line in range(rules[LINES]):
+        axis = 0 if line < rules[ROWS] else 1
+        for position in range(rules[LONGEST]):
+            cell = line_cell(rules, line, position)
             if cell < 0:
                 break
             piece = board[cell]
-            kind = pieces[piece, KIND]
+            kind = piece_kind(rules, piece)
             if kind == MOUNTAIN:
                 count += 1
                 continue
             of[cell, axis] = count
-            value = pieces[piece, VALUE]
+            value = piece_value(rules, piece)
             stats[count, RESOURCES if value > 0 else HAZARDS] += value
             if kind == DRAGON:
                 stats[count, HAS_DRAGON] = 1
@@ -92,7 +103,7 @@ def scan_segments(board, rules, rank):
             elif piece == 0:
                 stats[count, OPEN] += 1
             if kind == CASTLE:
-                ranks[count, pieces[piece, SEAT]] += rank[cell]
+                ranks[count, piece_seat(rules, piece)] += rank[cell]
         count += 1
     base = np.zeros(count, dtype=np.int64)
     for k in range(count):
@@ -101,25 +112,27 @@ def scan_segments(board, rules, rank):
     return of, stats, ranks, base
 
 
-@numba.njit(cache=True)
-def tile_gains(board, pieces, neighbours, cell, tile, rank, wizard, of, stats, ranks, base,
-               gains) -> bool:  # fmt: skip
-    """Each seat's gold change (into `gains`) from the tile on the empty cell; False, leaving
-    it to `mountain_gains`, for a mountain. Arrays only: it runs for every candidate."""
+@inline
+def placement_gains(board, rules, cell, tile, rank, wizard, of, stats, ranks, base, gains,
+                    spare) -> None:  # fmt: skip
+    """Each seat's gold change (into `gains`) from the tile on the empty cell, from the
+    segments it touches (`scan_segments`'s); it runs for every candidate (`spare`: a scratch
+    array of two rows as long as `gains`)."""
     gains.fill(0)
-    kind = pieces[tile, KIND]
+    kind = piece_kind(rules, tile)
     if kind == WIZARD:  # one rank more for each castle next to it, in both its segments
         if wizard < 0:
-            for k in range(neighbours.shape[1]):
-                around = neighbours[cell, k]
-                if around >= 0 and pieces[board[around], KIND] == CASTLE:
-                    extra = castle_rank(board, around, cell, pieces, neighbours) - rank[around]
-                    seat = pieces[board[around], SEAT]
+            for k in range(NEIGHBOURS):
+                around = neighbour(rules, cell, k)
+                if around >= 0 and piece_kind(rules, board[around]) == CASTLE:
+                    extra = castle_rank(board, around, cell, rules) - rank[around]
+                    seat = piece_seat(rules, board[around])
                     gains[seat] += extra * (base[of[around, 0]] + base[of[around, 1]])
-        return True
+        return
     if kind == MOUNTAIN:
-        return False
-    value = pieces[tile, VALUE]
+        mountain_gains(board, rules, cell, tile, rank, gains, spare)
+        return
+    value = piece_value(rules, tile)
     for axis in range(2):
         k = of[cell, axis]
         after = segment_base(
@@ -132,37 +145,33 @@ def tile_gains(board, pieces, neighbours, cell, tile, rank, wizard, of, stats, r
         if change:
             for seat in range(gains.shape[0]):
                 gains[seat] += ranks[k, seat] * change
-    return True
 
 
-@numba.njit(cache=True)
-def mountain_gains(board, rules, cell, tile, rank, gains) -> None:
+@leaf
+def mountain_gains(board, rules, cell, tile, rank, gains, spare) -> None:
     """A mountain's gains (into `gains`): it splits both its lines, so rescore them."""
-    cell_lines = rules.cell_lines
-    before = np.zeros(gains.shape[0], dtype=np.int64)
-    scratch = np.zeros(gains.shape[0], dtype=np.int64)
+    spare.fill(0)
+    before, scratch = spare[0], spare[1]
     for axis in range(2):
-        add_line_gold(board, cell_lines[cell, axis], rank, rules, before, scratch)
+        add_line_gold(board, cell_line(rules, cell, axis), rank, rules, before, scratch)
     board[cell] = tile
     gains.fill(0)
     for axis in range(2):
-        add_line_gold(board, cell_lines[cell, axis], rank, rules, gains, scratch)
+        add_line_gold(board, cell_line(rules, cell, axis), rank, rules, gains, scratch)
     board[cell] = 0
-    gains -= before
+    for seat in range(gains.shape[0]):
+        gains[seat] -= before[seat]
 
 
-@numba.njit(cache=True)
-def placement_gains(board, rules, cell, tile, rank, wizard, of, stats, ranks, base,
-                    gains) -> None:  # fmt: skip
-    """Each seat's gold change (into `gains`) from the tile on the empty cell."""
-    pieces = rules.pieces
-    neighbours = rules.neighbours
-    if not tile_gains(board, pieces, neighbours, cell, tile, rank, wizard, of, stats, ranks, base,
-                      gains):  # fmt: skip
-        mountain_gains(board, rules, cell, tile, rank, gains)
+@kernel
+def gold_with_board(state, rules):
+    """Each seat's gold plus what the board pays if the epoch ended now."""
+    totals = state[rules[GOLD_AT] : rules[GOLD_AT] + rules[MAX_SEATS]].copy()
+    score_gold(board_of(state, rules), rules, totals)
+    return totals
 
 
-@numba.njit(cache=True)
+@inline
 def margin(totals, gains, seat: int, players: int) -> float:
     """Own total minus the best opponent's, after the gold changes."""
     best = -np.inf
@@ -172,38 +181,36 @@ def margin(totals, gains, seat: int, players: int) -> float:
     return totals[seat] + gains[seat] - best
 
 
-@numba.njit(cache=True)
-def candidate_rank(board, pieces, neighbours, castle_code, cell, seat, rank_index, wizard) -> int:
+@leaf
+def candidate_rank(board, rules, cell, seat, rank_index, wizard) -> int:
     """The effective rank a castle of the seat would have on the empty cell."""
-    board[cell] = castle_code[seat, rank_index]
-    effective = castle_rank(board, cell, wizard, pieces, neighbours)
+    board[cell] = castle_code(rules, seat, rank_index)
+    effective = castle_rank(board, cell, wizard, rules)
     board[cell] = 0
     return effective
 
 
-@numba.njit(cache=True)
+@leaf
 def best_tile_margin(board, rules, tile, seat, totals, rank, wizard, of, stats, ranks, base,
-                     gains) -> float:  # fmt: skip
+                     gains, spare) -> float:  # fmt: skip
     """The best margin reachable by placing the tile on some empty cell."""
-    params = rules.params
-    pieces = rules.pieces
-    neighbours = rules.neighbours
-    players = params[PLAYERS]
+    players = rules[PLAYERS]
     best = -np.inf
     for cell in range(board.shape[0]):
         if board[cell] == 0:
-            if not tile_gains(board, pieces, neighbours, cell, tile, rank, wizard, of, stats,
-                              ranks, base, gains):  # fmt: skip
-                mountain_gains(board, rules, cell, tile, rank, gains)
+            placement_gains(board, rules, cell, tile, rank, wizard, of, stats, ranks, base, gains,
+                            spare)  # fmt: skip
             best = max(best, margin(totals, gains, seat, players))
     return best
 
 
-@numba.njit(cache=True)
-def expected_fill(board, castles, unseen, rules) -> float:
+@leaf
+def expected_fill(state, rules, unseen) -> float:
     """The expected value a still-empty cell will add to its segments' base."""
-    pieces = rules.pieces
-    count = unseen.sum()
+    board = board_of(state, rules)
+    count = 0
+    for tile in range(unseen.shape[0]):
+        count += unseen[tile]
     empties = 0
     for cell in range(board.shape[0]):
         empties += board[cell] == 0
@@ -211,12 +218,15 @@ def expected_fill(board, castles, unseen, rules) -> float:
         return 0.0
     total = 0
     for tile in range(unseen.shape[0]):
-        total += pieces[tile, VALUE] * unseen[tile]
-    share = min(1.0, max(0.0, (empties - castles.sum() / 2) / empties))
+        total += piece_value(rules, tile) * unseen[tile]
+    castles = 0
+    for slot in range(rules[CASTLES_AT], rules[CASTLES_AT] + rules[MAX_SEATS] * RANKS):
+        castles += state[slot]
+    share = min(1.0, max(0.0, (empties - castles / 2) / empties))
     return total / count * share
 
 
-@numba.njit(cache=True)
+@leaf
 def castle_outlook(rank, effective, cell, epoch, placed, expected, of, stats) -> float:
     """What the greedy margin misses about a castle: its segments' future, risk and rank cost."""
     others_open = 0 if placed else 1
@@ -236,31 +246,22 @@ def castle_outlook(rank, effective, cell, epoch, placed, expected, of, stats) ->
     return outlook
 
 
-@numba.njit(cache=True)
+@kernel
 def action_values(state, rules, unseen, legal, count, heuristic, draw_value, values) -> None:
     """The value of each of the first `count` legal actions of the seat to move, into `values`
     (a NaN `draw_value`: a draw's expectation is computed). `state` is the seat's view: it
     reads the board, gold, castles, its own starting tile and drawn tile, and `unseen`."""
-    s = state.scalars
-    board = state.board
-    gold = state.gold
-    castles = state.castles
-    held = state.held
-    params = rules.params
-    pieces = rules.pieces
-    neighbours = rules.neighbours
-    castle_code = rules.castle_code
-    ids = rules.actions
-    seat = s[TO_MOVE]
-    players = params[PLAYERS]
-    rank = np.zeros(params[CELLS], dtype=np.int64)
+    board = board_of(state, rules)
+    seat = state[TO_MOVE]
+    players = rules[PLAYERS]
+    rank = np.zeros(board.shape[0], dtype=np.int64)
     effective_ranks(board, rules, rank)
     wizard = wizard_cell(board, rules)
     of, stats, ranks, base = scan_segments(board, rules, rank)
-    totals = gold.copy()
-    score_gold(board, rules, totals)
+    totals = gold_with_board(state, rules)
     gains = np.zeros(totals.shape[0], dtype=np.int64)
-    expected = expected_fill(board, castles, unseen, rules) if heuristic else 0.0
+    spare = np.zeros((2, totals.shape[0]), dtype=np.int64)
+    expected = expected_fill(state, rules, unseen) if heuristic else 0.0
     empties = 0
     for cell in range(board.shape[0]):
         empties += board[cell] == 0
@@ -268,19 +269,19 @@ def action_values(state, rules, unseen, legal, count, heuristic, draw_value, val
     for i in range(count):
         action = legal[i]
         block = action_block(rules, action)
-        at = action - ids[block]
-        if CASTLE_1 <= block < CASTLE_1 + 4:
-            effective = candidate_rank(board, pieces, neighbours, castle_code, at, seat,
-                                       block - CASTLE_1, wizard)  # fmt: skip
+        at = action - first_id(rules, block)
+        if CASTLE_1 <= block < CASTLE_1 + RANKS:
+            effective = candidate_rank(board, rules, at, seat, block - CASTLE_1, wizard)
             gains.fill(0)
             gains[seat] = effective * (base[of[at, 0]] + base[of[at, 1]])
             value = margin(totals, gains, seat, players)
             if heuristic:
-                value += castle_outlook(block - CASTLE_1 + 1, effective, at, s[EPOCH], False,
+                value += castle_outlook(block - CASTLE_1 + 1, effective, at, state[EPOCH], False,
                                         expected, of, stats)  # fmt: skip
         elif block == START or block == PLACE_DRAWN:
-            tile = held[seat] if block == START else s[PENDING]
-            placement_gains(board, rules, at, tile, rank, wizard, of, stats, ranks, base, gains)
+            tile = state[held_at(rules, seat)] if block == START else state[PENDING]
+            placement_gains(board, rules, at, tile, rank, wizard, of, stats, ranks, base, gains,
+                            spare)  # fmt: skip
             value = margin(totals, gains, seat, players)
             if block == START:
                 value -= hold
@@ -291,7 +292,7 @@ def action_values(state, rules, unseen, legal, count, heuristic, draw_value, val
                     if unseen[tile]:
                         total += unseen[tile] * best_tile_margin(
                             board, rules, tile, seat, totals, rank, wizard, of, stats, ranks,
-                            base, gains,
+                            base, gains, spare,
                         )  # fmt: skip
                 draw_value = total / unseen.sum()
             value = draw_value
@@ -299,41 +300,37 @@ def action_values(state, rules, unseen, legal, count, heuristic, draw_value, val
             value = 0.0
         else:  # choosing a face-up tile
             value = best_tile_margin(board, rules, at, seat, totals, rank, wizard, of, stats,
-                                     ranks, base, gains)  # fmt: skip
+                                     ranks, base, gains, spare)  # fmt: skip
         values[i] = value
 
 
-@numba.njit(cache=True)
+@kernel
 def projected_gold(state, rules, unseen, out) -> None:
     """Each seat's gold if the epoch ended now, plus the heuristic's outlook of the castles it
     has placed, into `out` (floats, per seat)."""
-    s = state.scalars
-    board = state.board
-    gold = state.gold
-    castles = state.castles
-    params = rules.params
-    pieces = rules.pieces
-    rank = np.zeros(params[CELLS], dtype=np.int64)
+    board = board_of(state, rules)
+    rank = np.zeros(board.shape[0], dtype=np.int64)
     effective_ranks(board, rules, rank)
     of, stats, _, _ = scan_segments(board, rules, rank)
-    totals = gold.copy()
-    score_gold(board, rules, totals)
-    expected = expected_fill(board, castles, unseen, rules)
+    totals = gold_with_board(state, rules)
+    expected = expected_fill(state, rules, unseen)
     for seat in range(out.shape[0]):
         out[seat] = totals[seat]
     for cell in range(board.shape[0]):
         piece = board[cell]
-        if pieces[piece, KIND] == CASTLE:
-            out[pieces[piece, SEAT]] += castle_outlook(
-                pieces[piece, RANK], rank[cell], cell, s[EPOCH], True,
+        if piece_kind(rules, piece) == CASTLE:
+            out[piece_seat(rules, piece)] += castle_outlook(
+                piece_rank(rules, piece), rank[cell], cell, state[EPOCH], True,
                 expected, of, stats,
             )  # fmt: skip
 
 
-@numba.njit(cache=True)
+@leaf
 def pick_best(legal, values, count, stream) -> int:
     """The action of highest value, a uniformly random one (from the stream) among equals."""
-    top = values[:count].max()
+    top = -np.inf
+    for i in range(count):
+        top = max(top, values[i])
     ties = 0
     for i in range(count):
         ties += values[i] >= top - TOLERANCE
@@ -346,14 +343,13 @@ def pick_best(legal, values, count, stream) -> int:
     return legal[0]
 
 
-@numba.njit(cache=True)
-def unseen_by(state, seat, unseen) -> None:
+@leaf
+def unseen_by(state, rules, seat, unseen) -> None:
     """The tiles the seat has not seen, per code: the supply and the other seats' starting
     tiles, into `unseen`."""
-    held = state.held
-    supply = state.supply
-    for tile in range(supply.shape[0]):
-        unseen[tile] = supply[tile]
-    for other in range(held.shape[0]):
-        if other != seat and held[other]:
-            unseen[held[other]] += 1
+    for tile in range(rules[TILE_CODES]):
+        unseen[tile] = state[supply_at(rules, tile)]
+    for other in range(rules[MAX_SEATS]):
+        tile = state[held_at(rules, other)]
+        if other != seat and tile:
+            unseen[tile] += 1

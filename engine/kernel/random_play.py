@@ -9,77 +9,79 @@ no-luck, which tiles lie face up).
 
 from __future__ import annotations
 
-import numba
-
-from engine.kernel.layout import EMPTY, NO_LUCK, PHASE, PLACE, SUPPLY_SIZE, TO_MOVE
+from engine.kernel.compiled import inline, leaf
+from engine.kernel.layout import (
+    BOARD_AT,
+    CELLS,
+    EMPTY,
+    NO_LUCK,
+    PHASE,
+    PLACE,
+    RANKS,
+    SUPPLY_SIZE,
+    TILE_CODES,
+    TO_MOVE,
+    castles_at,
+    first_id,
+    held_at,
+    supply_at,
+)
 from engine.kernel.play import CASTLE_1, CHOOSE, DRAW, PASS, PLACE_DRAWN, START
 from engine.kernel.stream import pick
 
 
-@numba.njit(cache=True)
-def nth_empty(board, n: int) -> int:
-    """The n-th empty cell (0-based, in cell order)."""
-    for cell in range(board.shape[0]):
-        if board[cell] == 0:
+@inline
+def nth_empty(state, rules, n: int) -> int:
+    """The n-th empty cell of the board (0-based, in cell order)."""
+    for cell in range(rules[CELLS]):
+        if state[BOARD_AT + cell] == 0:
             if n == 0:
                 return cell
             n -= 1
     return -1
 
 
-@numba.njit(cache=True)
-def nth_tile(supply, n: int) -> int:
+@inline
+def nth_tile(state, rules, n: int) -> int:
     """The tile code of the n-th tile of the supply, its copies counted (n < supply size)."""
-    for tile in range(1, supply.shape[0]):
-        n -= supply[tile]
+    for tile in range(1, rules[TILE_CODES]):
+        n -= state[supply_at(rules, tile)]
         if n < 0:
             return tile
     return 0
 
 
-@numba.njit(cache=True)
+@leaf
 def random_action(state, rules, stream) -> int:
     """The random policy's action for the seat to move (in a turn, or placing a drawn tile)."""
-    s = state.scalars
-    board = state.board
-    castles = state.castles
-    held = state.held
-    supply = state.supply
-    params = rules.params
-    ids = rules.actions
-    return random_choice(s, board, castles, held, supply, ids, params[NO_LUCK], stream)
-
-
-@numba.njit(cache=True)
-def random_choice(s, board, castles, held, supply, ids, no_luck, stream) -> int:
-    """`random_action` on the state's and rules' arrays themselves (what the game loop calls:
-    passing the two tuples between compiled functions costs more than the choice)."""
-    empties = s[EMPTY]
-    if s[PHASE] == PLACE:
-        return ids[PLACE_DRAWN] + nth_empty(board, pick(stream, empties))
-    seat = s[TO_MOVE]
-    has_start = held[seat] > 0
-    has_draw = s[SUPPLY_SIZE] > 0
-    has_castle = castles[seat, 0] + castles[seat, 1] + castles[seat, 2] + castles[seat, 3] > 0
+    empties = state[EMPTY]
+    if state[PHASE] == PLACE:
+        return first_id(rules, PLACE_DRAWN) + nth_empty(state, rules, pick(stream, empties))
+    seat = state[TO_MOVE]
+    has_start = state[held_at(rules, seat)] > 0
+    has_draw = state[SUPPLY_SIZE] > 0
+    has_castle = False
+    for rank in range(RANKS):
+        has_castle |= state[castles_at(rules, seat, rank)] > 0
     kinds = int(has_start) + int(has_draw) + int(has_castle)
     if kinds == 0 or empties == 0:
-        return ids[PASS]
+        return first_id(rules, PASS)
     kind = pick(stream, kinds)
     if has_start and kind == 0:
-        return ids[START] + nth_empty(board, pick(stream, empties))
+        return first_id(rules, START) + nth_empty(state, rules, pick(stream, empties))
     if has_draw and kind == int(has_start):
-        if not no_luck:
-            return ids[DRAW]
+        if not rules[NO_LUCK]:
+            return first_id(rules, DRAW)
         codes = 0
-        for tile in range(1, supply.shape[0]):
-            codes += supply[tile] > 0
+        for tile in range(1, rules[TILE_CODES]):
+            codes += state[supply_at(rules, tile)] > 0
         n = pick(stream, codes)
-        for tile in range(1, supply.shape[0]):
-            if supply[tile] > 0:
+        for tile in range(1, rules[TILE_CODES]):
+            if state[supply_at(rules, tile)] > 0:
                 if n == 0:
-                    return ids[CHOOSE] + tile
+                    return first_id(rules, CHOOSE) + tile
                 n -= 1
-    rank = pick(stream, 4)
-    while castles[seat, rank] == 0:  # rejection keeps the rank uniform over the ranks held
-        rank = pick(stream, 4)
-    return ids[CASTLE_1 + rank] + nth_empty(board, pick(stream, empties))
+    rank = pick(stream, RANKS)
+    while state[castles_at(rules, seat, rank)] == 0:  # rejection keeps the rank uniform
+        rank = pick(stream, RANKS)
+    return first_id(rules, CASTLE_1 + rank) + nth_empty(state, rules, pick(stream, empties))

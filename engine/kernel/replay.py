@@ -11,21 +11,28 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-import numba
 import numpy as np
-from numba.typed import List
 
 from engine import moves, pieces
+from engine.kernel.compiled import kernel
 from engine.kernel.layout import (
     CELLS,
     DEAL,
     DRAWN,
     EPOCH,
+    GAINS_AT,
     MAX_EPOCHS,
+    MAX_SEATS,
     OVER,
     PENDING,
     PHASE,
+    RANKS,
+    STATE_SIZE,
     TO_MOVE,
+    castle_code,
+    first_id,
+    gold_at,
+    held_at,
 )
 from engine.kernel.layout import PLACE as PLACE_PHASE
 from engine.kernel.layout import TURN as TURN_PHASE
@@ -35,11 +42,9 @@ from engine.kernel.play import (
     PLACE_DRAWN,
     START,
     action_block,
-    action_count,
     apply_action,
     begin_game,
-    legal_actions,
-    new_state,
+    legal_count,
 )
 from engine.kernel.tables import kernel_rules
 from engine.rules import RuleSet
@@ -104,9 +109,14 @@ def replay_games(
     """Replay game g's actions (`actions[offsets[g]:offsets[g + 1]]`, uint8) under
     `setups[setup[g]]` (players, rules); ReplayError for a list the rules refuse."""
     tables = [kernel_rules(players, rules) for players, rules in setups]
-    epochs = max((int(t.params[MAX_EPOCHS]) for t in tables), default=0)
-    cells = max((int(t.params[CELLS]) for t in tables), default=0)
+    epochs = max((int(t[MAX_EPOCHS]) for t in tables), default=0)
+    cells = max((int(t[CELLS]) for t in tables), default=0)
     count = len(offsets) - 1
+    rules_rows = np.zeros((len(tables), max((len(t) for t in tables), default=0)), np.int64)
+    for row, table in zip(rules_rows, tables, strict=True):
+        row[: len(table)] = table
+    states = np.zeros((len(tables), max((int(t[STATE_SIZE]) for t in tables), default=0)),
+                      dtype=np.int64)  # fmt: skip
     columns = tuple(np.empty(len(actions), dtype) for dtype in TURN_TYPES)  # room for every turn
     deals = np.zeros((count, epochs, SEATS), dtype=np.int8)
     boards = np.zeros((count, epochs, cells), dtype=np.int64)
@@ -115,11 +125,10 @@ def replay_games(
     refused = np.full(4, -1, dtype=np.int64)  # game, position in its list, ply, action
     turns = 0
     if count:
-        turns = _replay(List(tables), List([new_state(t) for t in tables]),
+        turns = _replay(rules_rows, states,
                         np.asarray(setup, dtype=np.int64), np.asarray(actions, dtype=np.uint8),
-                        np.asarray(offsets, dtype=np.int64), KIND_CODES,
-                        max(action_count(t) for t in tables), columns, deals, boards, gains,
-                        played, refused)  # fmt: skip
+                        np.asarray(offsets, dtype=np.int64), KIND_CODES, columns, deals, boards,
+                        gains, played, refused)  # fmt: skip
     if refused[0] >= 0:
         game, position, ply, action = (int(value) for value in refused)
         if action == ENDS_EARLY:
@@ -131,45 +140,44 @@ def replay_games(
     )
 
 
-@numba.njit(cache=True)
-def _replay(rules_list, states, setup, actions, offsets, kinds, most_actions, columns, deals,
+@kernel
+def _replay(rules_rows, states, setup, actions, offsets, kinds, columns, deals,
             boards, gains, epochs, refused) -> int:  # fmt: skip
-    """Walk every game through `apply_action`, writing its turns into `columns` (returning how
-    many), its deals, scored boards, gains and epoch count; stop at the first refused action,
-    writing (game, position in its list, ply, action) into `refused`."""
+    """Walk every game through `apply_action` (game g under the rules row `setup[g]`, on that
+    setup's state row), writing its turns into `columns` (returning how many), its deals, scored
+    boards, gains and epoch count; stop at the first refused action, writing (game, position in
+    its list, ply, action) into `refused`."""
     game, epoch, ply, turn, seat, kind, cell, piece, legal, gold_before = columns
-    out = np.zeros(most_actions, dtype=np.int64)
     count = 0
     for g in range(offsets.shape[0] - 1):
-        rules, state = rules_list[setup[g]], states[setup[g]]
-        ids = rules.actions
-        s = state.scalars
+        rules, state = rules_rows[setup[g]], states[setup[g]]
         begin_game(state, rules)
         first_turn = count
         current = 0  # the epoch of the last turn, whose count `turns` holds
         turns = 0
         for i in range(offsets[g], offsets[g + 1]):
-            action = actions[i]
-            phase, now = s[PHASE], s[EPOCH]
+            action = np.int64(actions[i])  # one compiled apply_action, on int64 ids
+            phase, now = state[PHASE], state[EPOCH]
             placed = -1  # the turn row whose piece this action puts on the board
             if phase == TURN_PHASE:
                 if now != current:
                     current, turns = now, 0
                 turns += 1
-                row, mover = count, s[TO_MOVE]
+                row, mover = count, state[TO_MOVE]
                 count += 1
                 game[row], epoch[row], turn[row], seat[row] = g, now, turns, mover
                 ply[row] = row - first_turn + 1
-                legal[row] = legal_actions(state, rules, out)
-                gold_before[row] = state.gold[mover]
+                legal[row] = legal_count(state, rules)
+                gold_before[row] = state[gold_at(rules, mover)]
                 block = action_block(rules, action)
-                at = action - ids[max(block, 0)]
-                if CASTLE_1 <= block < CASTLE_1 + 4:
+                at = action - first_id(rules, max(block, 0))
+                if CASTLE_1 <= block < CASTLE_1 + RANKS:
                     kind[row], cell[row] = kinds[_CASTLE], at
-                    piece[row] = rules.castle_code[mover, block - CASTLE_1]
+                    piece[row] = castle_code(rules, mover, block - CASTLE_1)
                     placed = row
                 elif block == START:
-                    kind[row], cell[row], piece[row] = kinds[_START], at, state.held[mover]
+                    kind[row], cell[row] = kinds[_START], at
+                    piece[row] = state[held_at(rules, mover)]
                     placed = row
                 elif block == PASS:
                     kind[row], cell[row], piece[row] = kinds[_PASS], -1, 0
@@ -177,23 +185,26 @@ def _replay(rules_list, states, setup, actions, offsets, kinds, most_actions, co
                     kind[row], cell[row], piece[row] = kinds[_DRAW], -1, 0
             elif phase == PLACE_PHASE:
                 row = count - 1
-                legal[row] = max(legal[row], legal_actions(state, rules, out))
-                cell[row], piece[row] = action - ids[PLACE_DRAWN], s[PENDING]
+                legal[row] = max(legal[row], legal_count(state, rules))
+                cell[row], piece[row] = action - first_id(rules, PLACE_DRAWN), state[PENDING]
                 placed = row
             elif phase == DEAL:
-                deals[g, now - 1, s[TO_MOVE]] = action
-            boards[g, now - 1, : state.board.shape[0]] = state.board
+                deals[g, now - 1, state[TO_MOVE]] = action
             if not apply_action(state, rules, action):
                 outside = phase != TURN_PHASE and phase != PLACE_PHASE and phase != DRAWN
                 refused[0], refused[1] = g, i - offsets[g] + 1
                 refused[2], refused[3] = count - first_turn + outside, action
                 return count
-            if placed >= 0 and (s[EPOCH] != now or s[PHASE] == OVER):  # it ended the epoch
+            if placed >= 0:  # pieces stay on the board until its epoch is scored
                 boards[g, now - 1, cell[placed]] = piece[placed]
-        if s[PHASE] != OVER:
+        if state[PHASE] != OVER:
             refused[0], refused[1] = g, offsets[g + 1] - offsets[g] + 1
             refused[2], refused[3] = count - first_turn + 1, ENDS_EARLY
             return count
-        gains[g, : state.gains.shape[0], : state.gains.shape[1]] = state.gains
-        epochs[g] = s[EPOCH]
+        played = rules[GAINS_AT]
+        seats = rules[MAX_SEATS]
+        for e in range(rules[MAX_EPOCHS]):
+            for s in range(seats):
+                gains[g, e, s] = state[played + e * seats + s]
+        epochs[g] = state[EPOCH]
     return count

@@ -10,20 +10,25 @@ the segments of every line.
 
 from __future__ import annotations
 
-import numba
 import numpy as np
 
+from engine.kernel.compiled import kernel, leaf
 from engine.kernel.layout import (
     CASTLE,
     DRAGON,
     GOLD_MINE,
-    KIND,
+    LINES,
+    LONGEST,
     MOUNTAIN,
-    RANK,
+    NEIGHBOURS,
     ROWS,
-    SEAT,
-    VALUE,
     WIZARD,
+    line_cell,
+    neighbour,
+    piece_kind,
+    piece_rank,
+    piece_seat,
+    piece_value,
 )
 
 # Columns of a segment row in `score_board`'s `segments` (then the effective rank per seat).
@@ -34,61 +39,56 @@ SEGMENT_BASE = 3
 SEGMENT_RANKS = 4
 
 
-@numba.njit(cache=True)
+@leaf
 def segment_base(resources: int, hazards: int, dragon: bool, mine: bool) -> int:
     """A segment's base value: the dragon cancels its resources, then the gold mine doubles."""
     base = hazards if dragon else resources + hazards
     return base * 2 if mine else base
 
 
-@numba.njit(cache=True)
+@leaf
 def wizard_cell(board, rules) -> int:
     """The cell holding the wizard, -1 when it is not on the board."""
-    pieces = rules.pieces
     for cell in range(board.shape[0]):
-        if pieces[board[cell], KIND] == WIZARD:
+        if piece_kind(rules, board[cell]) == WIZARD:
             return cell
     return -1
 
 
-@numba.njit(cache=True)
-def castle_rank(board, cell: int, wizard: int, pieces, neighbours) -> int:
+@leaf
+def castle_rank(board, cell: int, wizard: int, rules) -> int:
     """The effective rank of the castle on `cell`: its rank, one higher when orthogonally next
     to the wizard (0 for a cell without a castle)."""
     piece = board[cell]
-    if pieces[piece, KIND] != CASTLE:
+    if piece_kind(rules, piece) != CASTLE:
         return 0
-    rank = pieces[piece, RANK]
+    rank = piece_rank(rules, piece)
     if wizard >= 0:
-        for k in range(neighbours.shape[1]):
-            if neighbours[wizard, k] == cell:
+        for k in range(NEIGHBOURS):
+            if neighbour(rules, wizard, k) == cell:
                 rank += 1
     return rank
 
 
-@numba.njit(cache=True)
+@leaf
 def effective_ranks(board, rules, rank) -> None:
     """Every cell's castle rank with the wizard (`castle_rank`), into `rank`."""
-    pieces = rules.pieces
-    neighbours = rules.neighbours
     wizard = wizard_cell(board, rules)
     for cell in range(board.shape[0]):
-        rank[cell] = castle_rank(board, cell, wizard, pieces, neighbours)
+        rank[cell] = castle_rank(board, cell, wizard, rules)
 
 
-@numba.njit(cache=True)
+@leaf
 def add_line_gold(board, line: int, rank, rules, gold, ranks) -> None:
     """Add to `gold` (per seat) what every seat earns in one line, segment by segment, the
     castles at their effective `rank` (per cell); `ranks`, zeros as long as `gold`, holds a
     segment's ranks per seat meanwhile."""
-    pieces = rules.pieces
-    lines = rules.lines
-    length = lines.shape[1]
+    length = rules[LONGEST]
     resources = hazards = 0
     dragon = mine = False
     for position in range(length + 1):
-        cell = lines[line, position] if position < length else -1
-        kind = MOUNTAIN if cell < 0 else pieces[board[cell], KIND]
+        cell = line_cell(rules, line, position) if position < length else -1
+        kind = MOUNTAIN if cell < 0 else piece_kind(rules, board[cell])
         if kind == MOUNTAIN:  # the segment ends here (or at the line's end)
             base = segment_base(resources, hazards, dragon, mine)
             for seat in range(gold.shape[0]):
@@ -99,7 +99,7 @@ def add_line_gold(board, line: int, rank, rules, gold, ranks) -> None:
             if cell < 0:
                 break
             continue
-        value = pieces[board[cell], VALUE]
+        value = piece_value(rules, board[cell])
         if value > 0:
             resources += value
         else:
@@ -107,40 +107,35 @@ def add_line_gold(board, line: int, rank, rules, gold, ranks) -> None:
         dragon |= kind == DRAGON
         mine |= kind == GOLD_MINE
         if kind == CASTLE:
-            ranks[pieces[board[cell], SEAT]] += rank[cell]
+            ranks[piece_seat(rules, board[cell])] += rank[cell]
 
 
-@numba.njit(cache=True)
+@kernel
 def score_gold(board, rules, gold) -> None:
     """Add each seat's gold for the epoch on this board to `gold`."""
     rank = np.zeros(board.shape[0], dtype=np.int64)
     effective_ranks(board, rules, rank)
     ranks = np.zeros(gold.shape[0], dtype=np.int64)
-    lines = rules.lines
-    for line in range(lines.shape[0]):
+    for line in range(rules[LINES]):
         add_line_gold(board, line, rank, rules, gold, ranks)
 
 
-@numba.njit(cache=True)
+@leaf
 def line_is_full(board, line: int, rules) -> bool:
-    lines = rules.lines
-    for position in range(lines.shape[1]):
-        cell = lines[line, position]
+    for position in range(rules[LONGEST]):
+        cell = line_cell(rules, line, position)
         if cell >= 0 and board[cell] == 0:
             return False
     return True
 
 
-@numba.njit(cache=True)
+@kernel
 def score_board(board, rules, gold, row_base, column_base, rank, impacts, segments) -> int:
     """Fill the breakdown of one board (outputs zeroed by the caller): gold (seats), row_base,
     column_base and rank (cells), impacts (cells, seats) and the segments (rows as the SEGMENT_
     columns say); returns how many segments there are."""
-    pieces = rules.pieces
-    lines = rules.lines
-    neighbours = rules.neighbours
     seats = gold.shape[0]
-    longest = lines.shape[1]
+    longest = rules[LONGEST]
     wizard = wizard_cell(board, rules)
     effective_ranks(board, rules, rank)
     resources = np.zeros(longest + 1, dtype=np.int64)
@@ -152,8 +147,8 @@ def score_board(board, rules, gold, row_base, column_base, rank, impacts, segmen
     start = np.zeros(longest + 1, dtype=np.int64)
     stop = np.zeros(longest + 1, dtype=np.int64)
     count = 0
-    rows = rules.params[ROWS]
-    for line in range(lines.shape[0]):
+    rows = rules[ROWS]
+    for line in range(rules[LINES]):
         bases = row_base if line < rows else column_base
         # the segments' contents, cut at every mountain
         last = 0
@@ -163,12 +158,12 @@ def score_board(board, rules, gold, row_base, column_base, rank, impacts, segmen
         start[0] = 0
         length = 0
         for position in range(longest):
-            cell = lines[line, position]
+            cell = line_cell(rules, line, position)
             if cell < 0:
                 break
             length += 1
             piece = board[cell]
-            kind = pieces[piece, KIND]
+            kind = piece_kind(rules, piece)
             if kind == MOUNTAIN:
                 stop[last] = position
                 last += 1
@@ -177,7 +172,7 @@ def score_board(board, rules, gold, row_base, column_base, rank, impacts, segmen
                 ranks[last] = 0
                 start[last] = position + 1
                 continue
-            value = pieces[piece, VALUE]
+            value = piece_value(rules, piece)
             if value > 0:
                 resources[last] += value
             else:
@@ -185,7 +180,7 @@ def score_board(board, rules, gold, row_base, column_base, rank, impacts, segmen
             dragon[last] |= kind == DRAGON
             mine[last] |= kind == GOLD_MINE
             if kind == CASTLE:
-                ranks[last, pieces[piece, SEAT]] += rank[cell]
+                ranks[last, piece_seat(rules, piece)] += rank[cell]
         stop[last] = length
         for segment in range(last + 1):
             base[segment] = segment_base(
@@ -206,9 +201,9 @@ def score_board(board, rules, gold, row_base, column_base, rank, impacts, segmen
         # base; removing a mountain merges the two segments beside it
         segment = 0
         for position in range(length):
-            cell = lines[line, position]
+            cell = line_cell(rules, line, position)
             piece = board[cell]
-            kind = pieces[piece, KIND]
+            kind = piece_kind(rules, piece)
             if kind == MOUNTAIN:
                 left, right = segment, segment + 1
                 merged = segment_base(
@@ -223,7 +218,7 @@ def score_board(board, rules, gold, row_base, column_base, rank, impacts, segmen
                     impacts[cell, seat] += apart - together
                 segment = right
             else:
-                value = pieces[piece, VALUE]
+                value = piece_value(rules, piece)
                 without = segment_base(
                     resources[segment] - max(value, 0),
                     hazards[segment] - min(value, 0),
@@ -236,19 +231,18 @@ def score_board(board, rules, gold, row_base, column_base, rank, impacts, segmen
             bases[cell] = base[segment]
     # the wizard's impact: one rank's worth of row and column gold for each castle next to it
     if wizard >= 0:
-        for k in range(neighbours.shape[1]):
-            cell = neighbours[wizard, k]
-            if cell >= 0 and pieces[board[cell], KIND] == CASTLE:
-                seat = pieces[board[cell], SEAT]
+        for k in range(NEIGHBOURS):
+            cell = neighbour(rules, wizard, k)
+            if cell >= 0 and piece_kind(rules, board[cell]) == CASTLE:
+                seat = piece_seat(rules, board[cell])
                 impacts[wizard, seat] += row_base[cell] + column_base[cell]
     return count
 
 
-@numba.njit(cache=True)
+@kernel
 def score_boards(boards, rules, gold, row_base, column_base, rank, impacts) -> None:
     """`score_board` for every board of an (E, cells) array, into (E, …) outputs (zeroed)."""
-    longest = rules.lines.shape[1]
-    segments = np.zeros((rules.lines.shape[0] * (longest + 1), SEGMENT_RANKS + gold.shape[1]),
+    segments = np.zeros((rules[LINES] * (rules[LONGEST] + 1), SEGMENT_RANKS + gold.shape[1]),
                         dtype=np.int64)  # fmt: skip
     for epoch in range(boards.shape[0]):
         score_board(boards[epoch], rules, gold[epoch], row_base[epoch], column_base[epoch],

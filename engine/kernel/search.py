@@ -12,20 +12,28 @@ from __future__ import annotations
 import math
 from typing import NamedTuple
 
-import numba
 import numpy as np
 
+from engine.kernel.compiled import kernel
 from engine.kernel.layout import (
+    ACTION_COUNT,
     DRAWN,
     EPOCH,
     EPOCHS,
+    MAX_SEATS,
     OVER,
     PHASE,
     PLACE,
     PLAYERS,
+    RANKS,
     SUPPLY_SIZE,
+    TILE_CODES,
     TO_MOVE,
     TURN,
+    castles_at,
+    gold_at,
+    held_at,
+    supply_at,
 )
 from engine.kernel.play import (
     apply_action,
@@ -86,21 +94,21 @@ def new_tree(iterations: int, seats: int, actions: int) -> Tree:
 # ---------------------------------------------------------------- what a position is worth
 
 
-@numba.njit(cache=True)
+@kernel
 def leaf_win_shares(state, rules, reward) -> None:
     """Each seat's expected win_share: exact when the game is over, else a logistic of the
     heuristic's projected gold (engine/kernel/policies.py) plus its held ranks, the spread
     widening with the epochs left."""
-    players = rules.params[PLAYERS]
-    phase = state.scalars[PHASE]
-    strength = np.zeros(state.gold.shape[0], dtype=np.float64)
+    players = rules[PLAYERS]
+    phase = state[PHASE]
+    strength = np.zeros(rules[MAX_SEATS], dtype=np.float64)
     if phase == TURN or phase == DRAWN or phase == PLACE:
-        unseen = np.zeros(state.supply.shape[0], dtype=np.int64)
-        unseen_by(state, state.scalars[TO_MOVE], unseen)
+        unseen = np.zeros(rules[TILE_CODES], dtype=np.int64)
+        unseen_by(state, rules, state[TO_MOVE], unseen)
         projected_gold(state, rules, unseen, strength)
     else:
         for seat in range(players):
-            strength[seat] = state.gold[seat]
+            strength[seat] = state[gold_at(rules, seat)]
     if phase == OVER:
         best = strength[:players].max()
         winners = 0
@@ -109,11 +117,11 @@ def leaf_win_shares(state, rules, reward) -> None:
         for seat in range(players):
             reward[seat] = 1.0 / winners if strength[seat] == best else 0.0
         return
-    epochs_left = rules.params[EPOCHS] - state.scalars[EPOCH] + 1
+    epochs_left = rules[EPOCHS] - state[EPOCH] + 1
     spread = EPOCH_SPREAD * math.sqrt(max(epochs_left, 1))
     for seat in range(players):
-        for rank in range(1, 4):
-            strength[seat] += RESERVE_PER_RANK * (rank + 1) * state.castles[seat, rank]
+        for rank in range(1, RANKS):
+            strength[seat] += RESERVE_PER_RANK * (rank + 1) * state[castles_at(rules, seat, rank)]
     top = strength[:players].max()
     total = 0.0
     for seat in range(players):
@@ -123,12 +131,12 @@ def leaf_win_shares(state, rules, reward) -> None:
         reward[seat] /= total
 
 
-@numba.njit(cache=True)
+@kernel
 def order_values(state, rules, actions, count, values, value_draw) -> None:
     """The heuristic policy's value of each candidate, for the move order; a draw is valued
     first of all unless `value_draw` asks its expectation."""
-    unseen = np.zeros(state.supply.shape[0], dtype=np.int64)
-    unseen_by(state, state.scalars[TO_MOVE], unseen)
+    unseen = np.zeros(rules[TILE_CODES], dtype=np.int64)
+    unseen_by(state, rules, state[TO_MOVE], unseen)
     draw_value = np.nan if value_draw else 1e18
     action_values(state, rules, unseen, actions, count, True, draw_value, values)
 
@@ -136,28 +144,28 @@ def order_values(state, rules, actions, count, values, value_draw) -> None:
 # ---------------------------------------------------------------- the search
 
 
-@numba.njit(cache=True)
+@kernel
 def determinise(state, rules, viewer: int, holds) -> None:
     """Deal every other seat that holds a starting tile one from the tiles `viewer` has not
     seen (the state's supply, which counts them)."""
-    for seat in range(rules.params[PLAYERS]):
+    for seat in range(rules[PLAYERS]):
         if seat == viewer or not holds[seat]:
             continue
-        pick = np.random.random() * state.scalars[SUPPLY_SIZE]
+        pick = np.random.random() * state[SUPPLY_SIZE]
         tile = 1
-        while tile < state.supply.shape[0] - 1:
-            pick -= state.supply[tile]
+        while tile < rules[TILE_CODES] - 1:
+            pick -= state[supply_at(rules, tile)]
             if pick < 0:
                 break
             tile += 1
-        while state.supply[tile] == 0:  # rounding at the very end of the range
+        while state[supply_at(rules, tile)] == 0:  # rounding at the very end of the range
             tile -= 1
-        state.supply[tile] -= 1
-        state.scalars[SUPPLY_SIZE] -= 1
-        state.held[seat] = tile
+        state[supply_at(rules, tile)] -= 1
+        state[SUPPLY_SIZE] -= 1
+        state[held_at(rules, seat)] = tile
 
 
-@numba.njit(cache=True)
+@kernel
 def sample_chance(state, rules, outcomes, weights) -> int:
     count = chance_outcomes(state, rules, outcomes, weights)
     total = 0
@@ -171,18 +179,7 @@ def sample_chance(state, rules, outcomes, weights) -> int:
     return outcomes[count - 1]
 
 
-@numba.njit(cache=True)
-def copy_state(source, target) -> None:
-    target.scalars[:] = source.scalars
-    target.board[:] = source.board
-    target.gold[:] = source.gold
-    target.castles[:] = source.castles
-    target.held[:] = source.held
-    target.supply[:] = source.supply
-    target.gains[:] = source.gains
-
-
-@numba.njit(cache=True)
+@kernel
 def expand(tree, node, state, rules, pool_used, scratch, values, value_draw) -> int:
     """List a decision node's legal actions into the pool, best first; returns the pool used."""
     count = legal_actions(state, rules, scratch)
@@ -199,7 +196,7 @@ def expand(tree, node, state, rules, pool_used, scratch, values, value_draw) -> 
     return pool_used + count
 
 
-@numba.njit(cache=True)
+@kernel
 def select(tree, node, seat, widening, exploration, always_open) -> int:
     """UCB1 among the candidates opened so far (an untried one first); returns its pool slot."""
     visits = tree.visits[node]
@@ -219,7 +216,7 @@ def select(tree, node, seat, widening, exploration, always_open) -> int:
     return best
 
 
-@numba.njit(cache=True)
+@kernel
 def new_node(tree, used) -> int:
     tree.visits[used] = 0
     tree.totals[used] = 0.0
@@ -231,7 +228,7 @@ def new_node(tree, used) -> int:
     return used
 
 
-@numba.njit(cache=True)
+@kernel
 def chance_child(tree, node, outcome, used) -> tuple[int, int]:
     """The child of a chance node for an outcome, made if new; returns it and the nodes used."""
     child = tree.child[node]
@@ -246,7 +243,7 @@ def chance_child(tree, node, outcome, used) -> tuple[int, int]:
     return child, used + 1
 
 
-@numba.njit(cache=True)
+@kernel
 def search(root, work, rules, holds, iterations, seed, settings, tree, include, root_actions,
            root_visits, root_values) -> int:  # fmt: skip
     """Search `iterations` times from `root` as its seat to move sees it (other seats'
@@ -254,21 +251,21 @@ def search(root, work, rules, holds, iterations, seed, settings, tree, include, 
     `include` actions (-1 padded) are searched whatever their rank. Writes every root candidate,
     its visits and its expected win_share for the seat; returns how many candidates there are."""
     np.random.seed(seed)
-    seats = root.gold.shape[0]
-    viewer = root.scalars[TO_MOVE]
+    seats = rules[MAX_SEATS]
+    viewer = root[TO_MOVE]
     exploration = settings[EXPLORATION]
     widening = settings[WIDENING]
-    last_epoch = root.scalars[EPOCH] + int(settings[HORIZON])
+    last_epoch = root[EPOCH] + int(settings[HORIZON])
     nodes = tree.visits.shape[0]
     pool = tree.pool_action.shape[0]
-    scratch = np.zeros(rules.actions[rules.actions.shape[0] - 1], dtype=np.int64)
+    scratch = np.zeros(rules[ACTION_COUNT], dtype=np.int64)
     weights = np.zeros(scratch.shape[0], dtype=np.int64)
     values = np.zeros(scratch.shape[0], dtype=np.float64)
     reward = np.zeros(seats, dtype=np.float64)
     path = np.zeros(MAX_DEPTH + 1, dtype=np.int64)
     used = 1
     new_node(tree, 0)
-    copy_state(root, work)
+    work[:] = root
     determinise(work, rules, viewer, holds)  # the supply's true size decides whether to draw
     pool_used = expand(tree, 0, work, rules, 0, scratch, values, True)
     always_open = 1
@@ -282,16 +279,18 @@ def search(root, work, rules, holds, iterations, seed, settings, tree, include, 
                 always_open += 1
                 break
     for _ in range(iterations):
-        copy_state(root, work)
+        work[:] = root
         determinise(work, rules, viewer, holds)
         node = 0
         depth = 0
         path[0] = 0
-        s = work.scalars
         while (
-            s[PHASE] != OVER and s[EPOCH] <= last_epoch and used < nodes - 1 and depth < MAX_DEPTH
+            work[PHASE] != OVER
+            and work[EPOCH] <= last_epoch
+            and used < nodes - 1
+            and depth < MAX_DEPTH
         ):
-            phase = s[PHASE]
+            phase = work[PHASE]
             if phase == TURN or phase == PLACE:
                 if tree.visits[node] == 0 and node != 0:
                     break
@@ -299,11 +298,11 @@ def search(root, work, rules, holds, iterations, seed, settings, tree, include, 
                     if pool_used + scratch.shape[0] > pool:
                         break
                     pool_used = expand(tree, node, work, rules, pool_used, scratch, values, False)
-                seat = s[TO_MOVE]
+                seat = work[TO_MOVE]
                 slot = select(
                     tree, node, seat, widening, exploration, always_open if node == 0 else 1
                 )
-                apply_action(work, rules, tree.pool_action[slot])
+                apply_action(work, rules, np.int64(tree.pool_action[slot]))
                 child = tree.pool_child[slot]
                 if child == NO_NODE:
                     child = new_node(tree, used)

@@ -8,8 +8,9 @@ from __future__ import annotations
 
 import hashlib
 
-import numba
 import numpy as np
+
+from engine.kernel.compiled import inline
 
 _U = np.uint64
 _GOLDEN = _U(0x9E3779B97F4A7C15)
@@ -31,7 +32,7 @@ def new_stream(seed: int | str) -> np.ndarray:
     return np.array([seed_word(seed)], dtype=np.uint64)
 
 
-@numba.njit(cache=True)
+@inline
 def next_word(stream):
     """The next 64-bit word (SplitMix64)."""
     stream[0] += _GOLDEN
@@ -41,13 +42,13 @@ def next_word(stream):
     return z ^ (z >> _U(31))
 
 
-@numba.njit(cache=True)
+@inline
 def random_float(stream) -> float:
     """The next float in [0, 1), from the word's top 53 bits."""
     return float(next_word(stream) >> _U(11)) * _UNIT
 
 
-@numba.njit(cache=True)
+@inline
 def pick(stream, n: int) -> int:
     """A uniform index below n."""
     return int(random_float(stream) * n)

@@ -1,7 +1,8 @@
-"""The rule set as the kernel's data: every parameter, piece effect and action block as arrays.
+"""The rule set as the kernel's data: one int64 array of parameters, offsets and tables.
 
 Nothing of engine/rules.py or engine/pieces.py is compiled into the kernel; it all travels in
-a `KernelRules`, built here once per (player count, rule set).
+the rules array (its slots: engine/kernel/layout.py), built here once per (player count, rule
+set). `KernelState` names the parts of a state array for Python callers.
 """
 
 from __future__ import annotations
@@ -14,20 +15,6 @@ import numpy as np
 from engine import pieces
 from engine.kernel import layout
 from engine.rules import RuleSet, check_players
-
-
-class KernelRules(NamedTuple):
-    """One game's rules as arrays (the kernel's only source of rules)."""
-
-    params: np.ndarray  # (PARAMS,) by the slots of layout.py
-    castles: np.ndarray  # (4,) castles of rank 1..4 each seat takes
-    supply: np.ndarray  # (TILE_CODES,) copies of each tile code in a full supply
-    lines: np.ndarray  # (lines, longest) every row then every column, cells, -1 padded
-    cell_lines: np.ndarray  # (cells, 2) the row and the column holding each cell
-    neighbours: np.ndarray  # (cells, 4) orthogonal neighbours, -1 padded
-    pieces: np.ndarray  # (codes, PIECE_COLUMNS) kind, value, seat, rank of every piece code
-    castle_code: np.ndarray  # (MAX_SEATS, 4) the piece code of each seat's castle of rank 1..4
-    actions: np.ndarray  # ActionCodes.first_ids(): the first id of every action block
 
 
 def _piece_row(code: int) -> tuple[int, int, int, int]:
@@ -48,7 +35,7 @@ def _piece_row(code: int) -> tuple[int, int, int, int]:
 
 def piece_table() -> np.ndarray:
     """Kind, value, seat and rank of every piece code (a row per code)."""
-    codes = range(pieces.CASTLE_BASE + 4 * pieces.MAX_SEATS)
+    codes = range(pieces.CASTLE_BASE + layout.RANKS * pieces.MAX_SEATS)
     return np.array([_piece_row(code) for code in codes], dtype=np.int64)
 
 
@@ -62,50 +49,107 @@ def max_epochs(players: int, rules: RuleSet) -> int:
     return castles // per_epoch + 2
 
 
-@cache
-def kernel_rules(players: int, rules: RuleSet) -> KernelRules:
-    """The arrays of one (player count, rule set), built once."""
+def _tables(players: int, rules: RuleSet) -> dict[int, np.ndarray]:
+    """Every table of the rules array, by the header slot that says where it begins."""
     from engine.actions import action_codes
     from engine.geometry import geometry
 
-    check_players(players)
     geo = geometry(rules.rows, rules.columns)
-    params = np.zeros(layout.PARAMS, dtype=np.int64)
-    params[layout.PLAYERS] = players
-    params[layout.CELLS] = rules.cells
-    params[layout.ROWS] = rules.rows
-    params[layout.COLUMNS] = rules.columns
-    params[layout.EPOCHS] = rules.epochs
-    params[layout.START_GOLD] = rules.start_gold
-    params[layout.NO_LUCK] = rules.no_luck
-    params[layout.LAST_CASTLE] = rules.last_castle
-    params[layout.SCORE_AS_YOU_GO] = rules.score_as_you_go
-    params[layout.STARTING_TILES] = rules.starting_tiles
-    params[layout.MAX_EPOCHS] = max_epochs(players, rules)
-    params[layout.TILE_CODES] = pieces.CASTLE_BASE
     supply = np.zeros(pieces.CASTLE_BASE, dtype=np.int64)
     for tile in rules.tiles:
         supply[tile] += 1
     lines = np.full((len(geo.lines), max(rules.rows, rules.columns)), -1, dtype=np.int64)
     for index, line in enumerate(geo.lines):
         lines[index, : len(line)] = line
-    cell_lines = np.array([geo.lines_through(cell) for cell in range(geo.cells)], dtype=np.int64)
-    neighbours = np.full((geo.cells, 4), -1, dtype=np.int64)
+    neighbours = np.full((geo.cells, layout.NEIGHBOURS), -1, dtype=np.int64)
     for cell in range(geo.cells):
         around = sorted(geo.neighbours(cell))
         neighbours[cell, : len(around)] = around
-    castle_code = np.array(
-        [[pieces.castle(seat, rank) for rank in range(1, 5)] for seat in range(pieces.MAX_SEATS)],
-        dtype=np.int64,
+    seats, ranks = range(pieces.MAX_SEATS), range(1, layout.RANKS + 1)
+    return {
+        layout.CASTLE_COUNTS_AT: np.array(rules.castles(players)),
+        layout.FULL_SUPPLY_AT: supply,
+        layout.LINE_CELLS_AT: lines,
+        layout.CELL_LINES_AT: np.array([geo.lines_through(c) for c in range(geo.cells)]),
+        layout.NEIGHBOURS_AT: neighbours,
+        layout.PIECES_AT: piece_table(),
+        layout.CASTLE_CODE_AT: np.array([[pieces.castle(s, r) for r in ranks] for s in seats]),
+        layout.ACTION_IDS_AT: np.array(action_codes(rules.cells).first_ids()),
+    }
+
+
+@cache
+def kernel_rules(players: int, rules: RuleSet) -> np.ndarray:
+    """The rules array of one (player count, rule set), built once (callers do not write it)."""
+    check_players(players)
+    header = np.zeros(layout.HEADER, dtype=np.int64)
+    header[layout.PLAYERS] = players
+    header[layout.CELLS] = rules.cells
+    header[layout.ROWS] = rules.rows
+    header[layout.COLUMNS] = rules.columns
+    header[layout.EPOCHS] = rules.epochs
+    header[layout.START_GOLD] = rules.start_gold
+    header[layout.NO_LUCK] = rules.no_luck
+    header[layout.LAST_CASTLE] = rules.last_castle
+    header[layout.SCORE_AS_YOU_GO] = rules.score_as_you_go
+    header[layout.STARTING_TILES] = rules.starting_tiles
+    header[layout.MAX_EPOCHS] = max_epochs(players, rules)
+    header[layout.TILE_CODES] = pieces.CASTLE_BASE
+    header[layout.MAX_SEATS] = pieces.MAX_SEATS
+    tables = _tables(players, rules)
+    header[layout.LINES], header[layout.LONGEST] = tables[layout.LINE_CELLS_AT].shape
+    header[layout.ACTION_COUNT] = tables[layout.ACTION_IDS_AT][-1]
+    at = layout.HEADER
+    for slot, table in tables.items():
+        header[slot] = at
+        at += table.size
+    seats, codes = pieces.MAX_SEATS, pieces.CASTLE_BASE
+    parts = (
+        (layout.GOLD_AT, seats),
+        (layout.CASTLES_AT, seats * layout.RANKS),
+        (layout.HELD_AT, seats),
+        (layout.SUPPLY_AT, codes),
+        (layout.GAINS_AT, header[layout.MAX_EPOCHS] * seats),
     )
-    return KernelRules(
-        params=params,
-        castles=np.array(rules.castles(players), dtype=np.int64),
-        supply=supply,
-        lines=lines,
-        cell_lines=cell_lines,
-        neighbours=neighbours,
-        pieces=piece_table(),
-        castle_code=castle_code,
-        actions=np.array(action_codes(rules.cells).first_ids(), dtype=np.int64),
-    )
+    at = layout.BOARD_AT + rules.cells
+    for slot, size in parts:
+        header[slot] = at
+        at += size
+    header[layout.STATE_SIZE] = at
+    return np.concatenate([header, *(t.ravel().astype(np.int64) for t in tables.values())])
+
+
+def table(rules: np.ndarray, slot: int, shape: tuple[int, ...]) -> np.ndarray:
+    """One table of a rules array (a view), by its header slot and shape."""
+    at = int(rules[slot])
+    return rules[at : at + int(np.prod(shape))].reshape(shape)
+
+
+class KernelState(NamedTuple):
+    """The parts of a state array, as views that write through (for callers in Python)."""
+
+    scalars: np.ndarray  # (SCALARS,) by the slots of layout.py
+    board: np.ndarray  # (cells,) piece codes, 0 for empty
+    gold: np.ndarray  # (seats,)
+    castles: np.ndarray  # (seats, RANKS) castles left of rank 1..4
+    held: np.ndarray  # (seats,) each seat's starting tile, 0 for none
+    supply: np.ndarray  # (TILE_CODES,) tiles left to draw (or deal, or choose)
+    gains: np.ndarray  # (MAX_EPOCHS, seats) gold gained in every epoch
+
+    @classmethod
+    def of(cls, state: np.ndarray, rules: np.ndarray) -> KernelState:
+        seats, epochs = int(rules[layout.MAX_SEATS]), int(rules[layout.MAX_EPOCHS])
+
+        def part(slot: int, *shape: int) -> np.ndarray:
+            at = int(rules[slot])
+            return state[at : at + int(np.prod(shape))].reshape(shape)
+
+        return cls(
+            state[: layout.SCALARS],
+            state[layout.BOARD_AT : layout.BOARD_AT + int(rules[layout.CELLS])],
+            part(layout.GOLD_AT, seats),
+            part(layout.CASTLES_AT, seats, layout.RANKS),
+            part(layout.HELD_AT, seats),
+            part(layout.SUPPLY_AT, int(rules[layout.TILE_CODES])),
+            part(layout.GAINS_AT, epochs, seats),
+        )

@@ -25,14 +25,26 @@ from engine.geometry import geometry
 from engine.kernel import play, scoring
 from engine.kernel.batch import policy_games, random_games, score_boards
 from engine.kernel.games import policy_action
-from engine.kernel.layout import EMPTY, EPOCH, PENDING, PHASE, TO_MOVE
+from engine.kernel.layout import (
+    ACTION_IDS_AT,
+    EMPTY,
+    EPOCH,
+    FULL_SUPPLY_AT,
+    LINES,
+    LONGEST,
+    PENDING,
+    PHASE,
+    PIECE_COLUMNS,
+    PIECES_AT,
+    TILE_CODES,
+    TO_MOVE,
+)
 from engine.kernel.layout import PLACE as KERNEL_PLACE
 from engine.kernel.layout import TURN as KERNEL_TURN
-from engine.kernel.play import KernelState
 from engine.kernel.policies import POLICIES, action_values, placement_gains, scan_segments
 from engine.kernel.random_play import random_action
 from engine.kernel.stream import new_stream
-from engine.kernel.tables import kernel_rules
+from engine.kernel.tables import KernelState, kernel_rules, piece_table, table
 from engine.rules import EDITIONS, RuleSet, rule_set
 from engine.scoring import score_breakdown
 from engine.state import CHANCE, PLACE, TERMINAL, TURN, Game, State
@@ -62,8 +74,8 @@ def _check_breakdown(board: list[int], players: int, rules: RuleSet) -> None:
     gold = np.zeros(pieces.MAX_SEATS, dtype=np.int64)
     row_base, column_base, rank = np.zeros((3, cells), dtype=np.int64)
     impacts = np.zeros((cells, pieces.MAX_SEATS), dtype=np.int64)
-    segments = np.zeros((tables.lines.size * 2, scoring.SEGMENT_RANKS + pieces.MAX_SEATS),
-                        dtype=np.int64)  # fmt: skip
+    segments = np.zeros((tables[LINES] * tables[LONGEST] * 2,
+                         scoring.SEGMENT_RANKS + pieces.MAX_SEATS), dtype=np.int64)  # fmt: skip
     count = scoring.score_board(np.array(board, dtype=np.int64), tables, gold, row_base,
                                 column_base, rank, impacts, segments)  # fmt: skip
     assert tuple(gold[:players]) == expected.gold
@@ -87,7 +99,8 @@ def _play_both(game: Game, rng: random.Random) -> int:
     node; returns the plies."""
     tables = kernel_rules(game.players, game.rules)
     state = game.new_initial_state()
-    mirror = play.new_state(tables)
+    packed = play.new_state(tables)
+    mirror = KernelState.of(packed, tables)
     plies = 0
     while True:
         player = state.current_player()
@@ -96,19 +109,19 @@ def _play_both(game: Game, rng: random.Random) -> int:
         if player >= 0:
             assert mirror.scalars[TO_MOVE] == player
         legal = state.legal_actions()
-        assert play.legal_action_list(mirror, tables) == legal
+        assert play.legal_action_list(packed, tables) == legal
         if player == TERMINAL:
             break
         if player == CHANCE:
             outcomes = state.chance_outcomes()
-            assert play.chance_outcome_list(mirror, tables) == outcomes
+            assert play.chance_outcome_list(packed, tables) == outcomes
         action = rng.choice(legal)
         epoch = state.epoch
         board = list(state.board)
         if placed := _placement(state, action):
             board[placed[0]] = placed[1]
         state.apply_action(action)
-        assert play.apply_action(mirror, tables, action)
+        assert play.apply_action(packed, tables, action)
         plies += 1
         assert list(mirror.board) == state.board
         assert list(mirror.gold[: game.players]) == state.gold
@@ -143,10 +156,10 @@ def _illegal_rejected(game: Game, seed: int) -> None:
     while not state.is_terminal():
         legal = set(state.legal_actions())
         wrong = [a for a in range(-1, game.codes.size + 1) if a not in legal]
-        before = [a.copy() for a in mirror]
+        before = mirror.copy()
         for action in rng.sample(wrong, 5):
             assert not play.apply_action(mirror, tables, action)
-            assert all((a == b).all() for a, b in zip(mirror, before, strict=True))
+            assert (mirror == before).all()
         action = rng.choice(sorted(legal))
         state.apply_action(action)
         play.apply_action(mirror, tables, action)
@@ -245,17 +258,21 @@ def test_the_random_agent_is_the_kernel_policy() -> None:
         play.apply_action(mirror, tables, state.history[-1])
 
 
-def _kernel_position(seed: int) -> tuple[KernelState, int]:
+def _first_ids(tables: np.ndarray) -> np.ndarray:
+    """The first action id of every block, from the rules array."""
+    return table(tables, ACTION_IDS_AT, (len(Block) + 1,))
+
+
+def _kernel_position(seed: int) -> tuple[np.ndarray, int]:
     """A kernel state mid-epoch 1 (three seats, the seat to move in a turn, every opponent still
     holding its starting tile) and the seat to move."""
     tables = kernel_rules(3, RuleSet())
     rng = random.Random(seed)
     state = play.new_state(tables)
-    start = range(int(tables.actions[Block.START]), int(tables.actions[Block.PLACE]))
+    start = range(int(_first_ids(tables)[Block.START]), int(_first_ids(tables)[Block.PLACE]))
     while True:
-        s = state.scalars
-        if s[PHASE] == KERNEL_TURN and s[EMPTY] <= 21:
-            return state, int(s[TO_MOVE])
+        if state[PHASE] == KERNEL_TURN and state[EMPTY] <= 21:
+            return state, int(state[TO_MOVE])
         legal = [a for a in play.legal_action_list(state, tables) if a not in start]
         play.apply_action(state, tables, rng.choice(legal))
 
@@ -268,14 +285,15 @@ def test_policies_never_read_hidden_information(policy: str) -> None:
     for seed in range(4):
         state, seat = _kernel_position(seed)
         other = (seat + 1) % 3
-        swapped = KernelState(*(array.copy() for array in state))
+        hidden_swapped = state.copy()
+        swapped = KernelState.of(hidden_swapped, tables)
         held = int(swapped.held[other])
         replacement = next(t for t in range(1, 17) if swapped.supply[t] and t != held)
         swapped.held[other] = replacement
         swapped.supply[replacement] -= 1
         swapped.supply[held] += 1
         choices = []
-        for position in (state, swapped):
+        for position in (state, hidden_swapped):
             legal = np.zeros(size, dtype=np.int64)
             values = np.zeros(size, dtype=np.float64)
             unseen = np.zeros(pieces.CASTLE_BASE, dtype=np.int64)
@@ -292,23 +310,24 @@ def test_greedy_places_a_hazard_in_the_leaders_lines() -> None:
     geo = game.geometry
     tables = kernel_rules(2, game.rules)
     b2, e5 = geo.parse_cell("b2"), geo.parse_cell("e5")
-    state = play.new_state(tables)
+    packed = play.new_state(tables)
+    state = KernelState.of(packed, tables)
     state.scalars[PHASE] = KERNEL_PLACE
     state.scalars[TO_MOVE] = 0
     state.scalars[PENDING] = pieces.hazard(6)
     state.board[b2] = pieces.castle(1, 3)
     state.board[e5] = pieces.castle(0, 1)
     state.scalars[EMPTY] = game.rules.cells - 2
-    legal = np.array(play.legal_action_list(state, tables), dtype=np.int64)
+    legal = np.array(play.legal_action_list(packed, tables), dtype=np.int64)
     values = np.zeros(len(legal), dtype=np.float64)
-    unseen = tables.supply.copy()
-    action_values(state, tables, unseen, legal, len(legal), False, np.nan, values)
+    unseen = table(tables, FULL_SUPPLY_AT, (tables[TILE_CODES],)).copy()
+    action_values(packed, tables, unseen, legal, len(legal), False, np.nan, values)
 
     def near(cell: int) -> set[int]:
         lines = set(geo.lines_through(cell))
         return {c for c in range(geo.cells) if lines & set(geo.lines_through(c))}
 
-    first_place = int(tables.actions[Block.PLACE])
+    first_place = int(_first_ids(tables)[Block.PLACE])
     best = {int(a) - first_place for a, v in zip(legal, values, strict=True) if v == 18.0}
     assert values.max() == 18.0
     assert best == near(b2) - near(e5) - {b2}
@@ -347,7 +366,8 @@ def _gains(board: np.ndarray, tables, cell: int, tile: int) -> list[int]:
     of, stats, ranks, base = scan_segments(board, tables, rank)
     gains = np.zeros(pieces.MAX_SEATS, dtype=np.int64)
     wizard = scoring.wizard_cell(board, tables)
-    placement_gains(board, tables, cell, tile, rank, wizard, of, stats, ranks, base, gains)
+    spare = np.zeros((2, pieces.MAX_SEATS), dtype=np.int64)
+    placement_gains(board, tables, cell, tile, rank, wizard, of, stats, ranks, base, gains, spare)
     return gains.tolist()
 
 
@@ -377,15 +397,15 @@ def test_piece_codes_reach_the_kernel_as_data() -> None:
     tables = kernel_rules(3, RuleSet())
     swaps = {pieces.DRAGON: pieces.resource(1), pieces.WIZARD: pieces.castle(0, 1)}
     swaps |= {new: old for old, new in swaps.items()}
-    renumbered = tables._replace(
-        pieces=tables.pieces[[swaps.get(c, c) for c in range(len(tables.pieces))]]
-    )
+    renumbered = tables.copy()
+    piece_rows = table(renumbered, PIECES_AT, (len(piece_table()), PIECE_COLUMNS))
+    piece_rows[:] = piece_rows[[swaps.get(c, c) for c in range(len(piece_rows))]]
     board = [pieces.WIZARD, pieces.castle(0, 1), pieces.resource(1), pieces.DRAGON,
              pieces.castle(1, 2), pieces.resource(6)] + [0] * 24  # fmt: skip
     recoded = [swaps.get(c, c) for c in board]
-    for table, cells in ((tables, board), (renumbered, recoded)):
+    for rules_array, cells in ((tables, board), (renumbered, recoded)):
         gold = np.zeros(pieces.MAX_SEATS, dtype=np.int64)
-        scoring.score_gold(np.array(cells, dtype=np.int64), table, gold)
+        scoring.score_gold(np.array(cells, dtype=np.int64), rules_array, gold)
         assert gold[:3].tolist() == list(score_breakdown(board, 3, geometry()).gold)
 
 
