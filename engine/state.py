@@ -74,8 +74,7 @@ class Observation:
     """What one seat knows: everything public, plus its own starting tile only.
 
     `unseen` counts, per tile code, the tiles this seat has not seen (the supply and the other
-    seats' starting tiles together); `sample_state` deals those out again at random, giving a
-    full state consistent with the observation (information-set sampling).
+    seats' starting tiles together).
     """
 
     seat: int
@@ -90,21 +89,6 @@ class Observation:
     pending_tile: int
     turn_order: tuple[int, ...]
     public: State = field(compare=False, repr=False)
-
-    def sample_state(self, rng: random.Random) -> State:
-        """A full state that agrees with everything this seat knows; carries no history."""
-        state = self.public.clone()
-        for other, holds in enumerate(self.holds_start):
-            if holds and other != self.seat:
-                pick = int(rng.random() * state.supply_size)
-                for tile in _TILE_CODES:
-                    pick -= state.supply[tile]
-                    if pick < 0:
-                        break
-                state.supply[tile] -= 1
-                state.supply_size -= 1
-                state.start_tiles[other] = tile
-        return state
 
 
 class State:

@@ -50,7 +50,8 @@ SETTINGS = 3
 
 DEFAULT_SETTINGS = (0.2, 0.3, 0.0)
 
-# The leaf's outlook beyond the heuristic's projection (as engine/agents/mcts.py's).
+# The leaf's outlook beyond the heuristic's projection: gold a held castle rank is worth, and
+# the spread of the logistic that turns gold margins into win shares.
 RESERVE_PER_RANK = 8.0
 EPOCH_SPREAD = 25.0
 
