@@ -14,7 +14,7 @@ from engine.cli_support import BadInput
 
 NAME = "bench"
 HELP = (
-    "Measure speed: engine, agents, lake, start-up, dashboard, replay, cluster (medians; "
+    "Measure speed: engine, agents, lake, start-up, dashboard, replay, cluster, scale (medians; "
     "--json). Needs the source tree's bench/ folder beside engine/ (a checkout, as `make "
     "bench` uses)."
 )
@@ -26,7 +26,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--only",
         help="comma-separated parts to measure: engine, agents, lake, startup, dashboard, "
-        "replay, cluster (default: all)",
+        "replay, cluster, scale (default: all; scale builds a 100 M-move lake once, about 6 "
+        "minutes, kept under --lake)",
     )
     parser.add_argument(
         "--lake",
