@@ -10,7 +10,7 @@ import time
 from datetime import UTC, datetime
 from pathlib import Path
 
-from data.lake import GAME_INDEX, Lake, LakeVersionError, write_table
+from data.lake import Lake, LakeVersionError, write_table
 from data.reader import connect, execute, query_names, query_parameters
 from data.schema import all_tables
 from data.simulate import DEFAULT_BATCH, Plan, plan_games, simulate, workers_count
@@ -101,7 +101,7 @@ def data_figures(root: Path) -> dict[str, float]:
     con = connect(lake)
     moves = execute(con, "SELECT count(*) AS n FROM moves")["n"][0]
     files = [f for table in all_tables() for f in lake.files(table)]
-    files += [f.with_name(GAME_INDEX) for f in lake.files("games")]
+    files += [lake.index_path(batch.source, batch.batch_id) for batch in lake.batches()]
     size = sum(f.stat().st_size for f in files)
     figures["bench_lake_moves"] = float(moves)
     figures["bytes_per_move"] = size / moves
