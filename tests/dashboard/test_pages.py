@@ -8,10 +8,9 @@ import pytest
 from streamlit.dataframe_util import convert_arrow_bytes_to_pandas_df
 from streamlit.testing.v1 import AppTest
 
-from data.lake import Lake
 from data.ratings import ratings
 from data.reader import connect, execute
-from tests.dashboard.conftest import APP
+from tests.dashboard.conftest import open_page
 
 PAGES = {
     "app_pages/overview.py": "Kingdoms Analytics",
@@ -27,13 +26,6 @@ REFUSED = [
     ("SELECT * FROM read_csv('/etc/passwd')", "/etc/passwd"),
     ("WITH x AS (COPY (SELECT 1) TO '/tmp/stolen.csv') SELECT * FROM x", "Permission Error"),
 ]
-
-
-def open_page(monkeypatch: pytest.MonkeyPatch, lake: Lake, page: str, **query: str) -> AppTest:
-    monkeypatch.setenv("KINGDOMS_LAKE", str(lake.root))
-    app = AppTest.from_file(APP, default_timeout=60)
-    app.query_params.update(query)
-    return app.switch_page(page).run()
 
 
 def charts(app: AppTest) -> list:

@@ -9,7 +9,7 @@ from streamlit.testing.v1 import AppTest
 from data.lake import Lake
 from data.levels import ENOUGH_GAMES
 from data.simulate import Plan, simulate
-from tests.dashboard.conftest import APP
+from tests.dashboard.conftest import open_page
 
 STATISTICS_PAGES = [
     "app_pages/overview.py",
@@ -29,13 +29,6 @@ def levels_lake(tmp_path_factory: pytest.TempPathFactory) -> Lake:
     simulate(lake, Plan(HEURISTIC_GAMES, agents=("heuristic",), seed=22), progress=False)
     simulate(lake, Plan(STRONG_GAMES, (2,), ("strong",), seed=23), progress=False)
     return lake
-
-
-def open_page(monkeypatch: pytest.MonkeyPatch, lake: Lake, page: str, **query: str) -> AppTest:
-    monkeypatch.setenv("KINGDOMS_LAKE", str(lake.root))
-    app = AppTest.from_file(APP, default_timeout=60)
-    app.query_params.update(query)
-    return app.switch_page(page).run()
 
 
 def matching(app: AppTest) -> str:
