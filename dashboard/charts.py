@@ -11,7 +11,9 @@ from functools import lru_cache
 import altair as alt
 import polars as pl
 
-FEW_GAMES = 30
+from data.levels import ENOUGH_GAMES
+
+FEW_GAMES = ENOUGH_GAMES  # below it a figure is greyed as "few games"
 GREY = "#c8c8c8"
 COLUMNS = "abcdef"
 CELL_SELECTION = "cell_pick"

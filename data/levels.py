@@ -12,8 +12,8 @@ from engine.agents.strong import STRONG_ITERATIONS
 # The simulated levels, weakest first; a level is also the agent that defines it.
 LEVELS = ("random", "greedy", "heuristic", "strong")
 RECORDED = "recorded"  # a table with a person at it: not an agent's level
-# The fewest games a level needs to be a page's default: as many as a figure needs not to be
-# marked "few games" on the pages (FEW_GAMES); every figure still shows its own interval.
+# The fewest games a level needs to be a page's default, and a figure not to be greyed as
+# "few games" on the pages; every figure still shows its own interval.
 ENOUGH_GAMES = 30
 
 
