@@ -15,18 +15,21 @@ from engine.kernel.layout import (
     CELLS,
     EMPTY,
     NO_LUCK,
-    PHASE,
-    PLACE,
     RANKS,
-    SUPPLY_SIZE,
     TILE_CODES,
-    TO_MOVE,
-    castles_at,
     first_id,
-    held_at,
     supply_at,
 )
-from engine.kernel.play import CASTLE_1, CHOOSE, DRAW, PASS, PLACE_DRAWN, START
+from engine.kernel.play import (
+    CASTLE_1,
+    CHOOSE,
+    DRAW,
+    PASS,
+    PLACE_DRAWN,
+    START,
+    legal_blocks,
+    tile_codes_left,
+)
 from engine.kernel.stream import pick
 
 
@@ -53,35 +56,30 @@ def nth_tile(state, rules, n: int) -> int:
 
 @leaf
 def random_action(state, rules, stream) -> int:
-    """The random policy's action for the seat to move (in a turn, or placing a drawn tile)."""
+    """The random policy's action for the seat to move (in a turn, or placing a drawn tile),
+    among the kinds of action `legal_blocks` allows."""
     empties = state[EMPTY]
-    if state[PHASE] == PLACE:
+    mask = legal_blocks(state, rules)
+    if mask == 1 << PLACE_DRAWN:
         return first_id(rules, PLACE_DRAWN) + nth_empty(state, rules, pick(stream, empties))
-    seat = state[TO_MOVE]
-    has_start = state[held_at(rules, seat)] > 0
-    has_draw = state[SUPPLY_SIZE] > 0
-    has_castle = False
-    for rank in range(RANKS):
-        has_castle |= state[castles_at(rules, seat, rank)] > 0
-    kinds = int(has_start) + int(has_draw) + int(has_castle)
-    if kinds == 0 or empties == 0:
+    if mask == 1 << PASS:
         return first_id(rules, PASS)
-    kind = pick(stream, kinds)
+    has_start = mask >> START & 1
+    has_draw = (mask >> DRAW | mask >> CHOOSE) & 1
+    ranks_held = mask >> CASTLE_1 & ((1 << RANKS) - 1)
+    kind = pick(stream, has_start + has_draw + int(ranks_held > 0))
     if has_start and kind == 0:
         return first_id(rules, START) + nth_empty(state, rules, pick(stream, empties))
-    if has_draw and kind == int(has_start):
+    if has_draw and kind == has_start:
         if not rules[NO_LUCK]:
             return first_id(rules, DRAW)
-        codes = 0
-        for tile in range(1, rules[TILE_CODES]):
-            codes += state[supply_at(rules, tile)] > 0
-        n = pick(stream, codes)
+        n = pick(stream, tile_codes_left(state, rules))
         for tile in range(1, rules[TILE_CODES]):
             if state[supply_at(rules, tile)] > 0:
                 if n == 0:
                     return first_id(rules, CHOOSE) + tile
                 n -= 1
     rank = pick(stream, RANKS)
-    while state[castles_at(rules, seat, rank)] == 0:  # rejection keeps the rank uniform
+    while not ranks_held >> rank & 1:  # rejection keeps the rank uniform over the ranks held
         rank = pick(stream, RANKS)
     return first_id(rules, CASTLE_1 + rank) + nth_empty(state, rules, pick(stream, empties))
