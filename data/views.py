@@ -59,29 +59,32 @@ CREATE MACRO turn_action(kind, piece, cell) AS
               ELSE {pass_id} END
 """
 
-# The game views, over the stored tables named in braces (and the moves' select list). Only
+# The game views, over the stored tables named in braces (and the moves' select list), each
+# bound when a query uses it (DEFER_BINDING): making them reads no file's footer and binds no
+# select list, which most of a connection's opening time went on. Only
 # `games` has the partition columns (`source`, `batch_id`), so that joins over `game_id` stay
 # plain; `_moves` (every stored turn), `_seats` and `_castles` keep them for the queries that
 # read only some batches. Castles and tiles on the final boards are the castle and tile turns.
 GAME_VIEWS = """
-CREATE VIEW games AS SELECT * EXCLUDE (actions) FROM {games};
-CREATE VIEW _seats AS SELECT * FROM {seats};
-CREATE VIEW seats AS SELECT * EXCLUDE (source, batch_id) FROM _seats;
-CREATE VIEW game_levels AS {game_levels};
+CREATE VIEW games WITH (DEFER_BINDING) AS SELECT * EXCLUDE (actions) FROM {games};
+CREATE VIEW _seats WITH (DEFER_BINDING) AS SELECT * FROM {seats};
+CREATE VIEW seats WITH (DEFER_BINDING) AS SELECT * EXCLUDE (source, batch_id) FROM _seats;
+CREATE VIEW game_levels WITH (DEFER_BINDING) AS {game_levels};
 CREATE MACRO batch_levels(batches) AS TABLE {batch_levels};
-CREATE VIEW epoch_scores AS SELECT * EXCLUDE (source, batch_id) FROM {epoch_scores};
-CREATE VIEW _moves AS SELECT {decoded} FROM {moves} m;
-CREATE VIEW moves AS
+CREATE VIEW epoch_scores WITH (DEFER_BINDING) AS
+SELECT * EXCLUDE (source, batch_id) FROM {epoch_scores};
+CREATE VIEW _moves WITH (DEFER_BINDING) AS SELECT {decoded} FROM {moves} m;
+CREATE VIEW moves WITH (DEFER_BINDING) AS
 SELECT game_id, epoch, ply, turn, seat, kind, cell, cell_row, cell_column, piece, castle_rank,
        tile_value, action, legal_actions, gold_before
 FROM _moves;
-CREATE VIEW _castles AS
+CREATE VIEW _castles WITH (DEFER_BINDING) AS
 SELECT game_id, epoch, seat, cell, cell_row, cell_column, castle_rank AS rank, effective_rank,
        turn, row_gold, column_gold, CAST(row_gold + column_gold AS SMALLINT) AS gold,
        source, batch_id
 FROM (SELECT {decoded} FROM {moves} m WHERE m.kind = {castle});
-CREATE VIEW castles AS SELECT * EXCLUDE (source, batch_id) FROM _castles;
-CREATE VIEW tile_placements AS
+CREATE VIEW castles WITH (DEFER_BINDING) AS SELECT * EXCLUDE (source, batch_id) FROM _castles;
+CREATE VIEW tile_placements WITH (DEFER_BINDING) AS
 SELECT game_id, epoch, cell, cell_row, cell_column, piece AS tile, seat AS placer,
        CASE kind WHEN 'draw' THEN 'drawn' ELSE 'start' END AS placed_by, turn,
        CAST(least(5, (CAST(turn AS INTEGER) - 1) * 5 // turns_in_epoch + 1) AS TINYINT)
@@ -90,7 +93,7 @@ SELECT game_id, epoch, cell, cell_row, cell_column, piece AS tile, seat AS place
 FROM (SELECT {decoded} FROM {moves} m WHERE m.kind IN ({tile_kinds}))
 JOIN (SELECT game_id, epoch, max(turn) AS turns_in_epoch FROM {moves} GROUP BY ALL)
     USING (game_id, epoch);
-CREATE VIEW tile_impacts AS
+CREATE VIEW tile_impacts WITH (DEFER_BINDING) AS
 SELECT game_id, epoch, cell, cell_row, cell_column, tile, placer, placed_by, turn, timing,
        seat, impact
 FROM (
@@ -107,7 +110,7 @@ CREATE MACRO action_list(actions) AS
     list_transform(range(octet_length(actions)),
                    lambda i: ('0x' || substr(hex(actions), 2 * i + 1, 2))::SMALLINT);
 
-CREATE VIEW cells AS
+CREATE VIEW cells WITH (DEFER_BINDING) AS
 SELECT {cells}[c + 2] AS cell, CAST({cell_rows}[c + 2] AS TINYINT) AS cell_row,
        CAST({cell_columns}[c + 2] AS TINYINT) AS cell_column
 FROM range({cell_count}) t(c);
@@ -273,5 +276,5 @@ def view_statements(files: dict[str, list[Path]], root: Path) -> list[str]:
     )
     for name in aggregate_names():
         source = _files_source(name, files.get(name, []))
-        statements.append(f"CREATE VIEW {name} AS SELECT * FROM {source}")
+        statements.append(f"CREATE VIEW {name} WITH (DEFER_BINDING) AS SELECT * FROM {source}")
     return statements
