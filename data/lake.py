@@ -7,6 +7,7 @@ import fcntl
 import json
 import os
 import shutil
+import stat
 import tempfile
 import uuid
 from collections.abc import Callable, Collection, Iterator
@@ -423,24 +424,31 @@ def _owned(area: Path) -> bool:
 
 def tail_problem(path: Path) -> str | None:
     """What is wrong with a Parquet file from its size and last bytes, or None: missing,
-    empty, or truncated (a Parquet file ends with its footer's length and the magic)."""
+    empty, or truncated (a Parquet file ends with its footer's length and the magic). Read
+    with one open, stat and positioned read: every connection checks every file."""
+    tail_size = 4 + len(PARQUET_MAGIC)
     try:
-        with open(path, "rb") as handle:
-            size = os.fstat(handle.fileno()).st_size
-            if size == 0:
-                return "empty file"
-            if size < 2 * len(PARQUET_MAGIC) + 4:
-                return f"truncated ({size} bytes, no Parquet footer)"
-            handle.seek(size - 4 - len(PARQUET_MAGIC))
-            tail = handle.read()
+        handle = os.open(path, os.O_RDONLY)
     except FileNotFoundError:
         return "missing"
-    except IsADirectoryError:
-        return "a folder, not a Parquet file"
     except OSError as error:
         return f"cannot be read ({error.strerror})"
+    try:
+        status = os.fstat(handle)
+        if stat.S_ISDIR(status.st_mode):
+            return "a folder, not a Parquet file"
+        size = status.st_size
+        if size == 0:
+            return "empty file"
+        if size < len(PARQUET_MAGIC) + tail_size:
+            return f"truncated ({size} bytes, no Parquet footer)"
+        tail = os.pread(handle, tail_size, size - tail_size)
+    except OSError as error:
+        return f"cannot be read ({error.strerror})"
+    finally:
+        os.close(handle)
     footer = int.from_bytes(tail[:4], "little")
-    if tail[4:] != PARQUET_MAGIC or footer > size - 2 * len(PARQUET_MAGIC) - 4:
+    if tail[4:] != PARQUET_MAGIC or footer > size - len(PARQUET_MAGIC) - tail_size:
         return f"truncated or not Parquet ({size:,} bytes, no Parquet footer at its end)"
     return None
 
