@@ -60,11 +60,11 @@ CREATE MACRO turn_action(kind, piece, cell) AS
 """
 
 # The game views, over the stored tables named in braces (and the moves' select list), each
-# bound when a query uses it (DEFER_BINDING): making them reads no file's footer and binds no
-# select list, which most of a connection's opening time went on. Only
-# `games` has the partition columns (`source`, `batch_id`), so that joins over `game_id` stay
-# plain; `_moves` (every stored turn), `_seats` and `_castles` keep them for the queries that
-# read only some batches. Castles and tiles on the final boards are the castle and tile turns.
+# bound when a query first uses it (DEFER_BINDING), so that opening a connection reads no
+# footer and binds no select list. Only `games` has the partition columns (`source`,
+# `batch_id`), so that joins over `game_id` stay plain; `_moves` (every stored turn), `_seats`
+# and `_castles` keep them for the queries that read only some batches. Castles and tiles on
+# the final boards are the castle and tile turns.
 GAME_VIEWS = """
 CREATE VIEW games WITH (DEFER_BINDING) AS SELECT * EXCLUDE (actions) FROM {games};
 CREATE VIEW _seats WITH (DEFER_BINDING) AS SELECT * FROM {seats};
