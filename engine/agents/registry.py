@@ -14,8 +14,8 @@ from engine.agents.protocol import Agent
 AGENT_NAMES = ("random", "greedy", "heuristic", "strong")
 _MCTS = re.compile(r"mcts-([1-9][0-9]*)")
 # The most iterations a move `mcts-N` (the kernel's search) may take: about ten seconds a move
-# on one core, and some 160 MB of tree.
-MAX_MCTS_ITERATIONS = 200_000
+# on one core (each iteration plays its leaf out), and some 80 MB of tree.
+MAX_MCTS_ITERATIONS = 100_000
 
 
 class UnknownAgentError(ValueError):

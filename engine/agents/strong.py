@@ -24,7 +24,7 @@ from engine.kernel.layout import (
 from engine.kernel.tables import KernelState, kernel_rules
 from engine.state import Observation
 
-STRONG_ITERATIONS = 2000  # the `strong` preset's budget a move
+STRONG_ITERATIONS = 800  # the `strong` preset's budget a move
 
 
 def kernel_position(observation: Observation) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -107,6 +107,18 @@ class Searcher:
             {int(found[k]): int(visits[k]) for k in searched},
             {int(found[k]): float(values[k]) for k in searched},
         )
+
+    def margin(
+        self, observation: Observation, first: int, second: int, samples: int, seed: int
+    ) -> float:
+        """How much more expected win_share `first` leaves the observation's seat than
+        `second`, over `samples` deals met after both (engine/kernel/search.py paired_margin)."""
+        rules, root, holds = kernel_position(observation)
+        work = play.new_state(rules)
+        margin = search.paired_margin(
+            root, work, rules, holds, first, second, samples, seed, self.settings
+        )
+        return float(margin)
 
 
 class StrongAgent:

@@ -3,8 +3,10 @@
 Every iteration deals the other seats' starting tiles again from what the searching seat has not
 seen (the supply's order is sampled as chance nodes are reached), then walks one shared tree,
 nodes keyed by action and chance nodes by the outcome that came up. The tree may run past the
-end of the epoch (`horizon` epoch ends). A new leaf is valued by `leaf_win_shares`; a node's
-actions are opened best first by `order_values` as its visits grow (progressive widening).
+end of the epoch (`horizon` epoch ends). A new leaf is played on a few moves by the heuristic
+for every seat (`playout`), then valued by `leaf_win_shares`; a node's actions are opened best
+first by `order_values` as its visits grow (progressive widening). Every random choice reads
+one kernel stream, seeded from the search's seed.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ from typing import NamedTuple
 import numpy as np
 
 from engine.kernel.compiled import kernel
+from engine.kernel.games import next_action
 from engine.kernel.layout import (
     ACTION_COUNT,
     DRAWN,
@@ -40,15 +43,18 @@ from engine.kernel.play import (
     chance_outcomes,
     legal_actions,
 )
-from engine.kernel.policies import action_values, projected_gold, unseen_by
+from engine.kernel.policies import HEURISTIC, action_values, projected_gold, unseen_by
+from engine.kernel.stream import next_word, random_float
 
 # Slots of the `settings` array a search is given.
 EXPLORATION = 0  # UCB constant on win_share rewards in [0, 1]
 WIDENING = 1  # a node with v visits considers its 1 + WIDENING·√v best candidates
 HORIZON = 2  # epoch ends the tree may cross
-SETTINGS = 3
+PLAYOUT = 3  # a leaf is played on by the heuristic for every seat, this many moves at most
+# (and never past its epoch's end), then valued
+SETTINGS = 4
 
-DEFAULT_SETTINGS = (0.2, 0.3, 0.0)
+DEFAULT_SETTINGS = (0.2, 0.3, 0.0, 8)
 
 # The leaf's outlook beyond the heuristic's projection: gold a held castle rank is worth, and
 # the spread of the logistic that turns gold margins into win shares.
@@ -142,17 +148,30 @@ def order_values(state, rules, actions, count, values, value_draw) -> None:
     action_values(state, rules, unseen, actions, count, True, draw_value, values)
 
 
+@kernel
+def playout(state, rules, moves, policies, stream, legal, values, unseen) -> None:
+    """Play the state on by each seat's policy for `moves` moves at most, chance included,
+    stopping at its epoch's end."""
+    epoch = state[EPOCH]
+    played = 0
+    while state[PHASE] != OVER and state[EPOCH] == epoch and played < moves:
+        phase = state[PHASE]
+        played += phase == TURN or phase == PLACE
+        action = next_action(state, rules, policies, stream, legal, values, unseen)
+        apply_action(state, rules, action)
+
+
 # ---------------------------------------------------------------- the search
 
 
 @kernel
-def determinise(state, rules, viewer: int, holds) -> None:
+def determinise(state, rules, viewer: int, holds, stream) -> None:
     """Deal every other seat that holds a starting tile one from the tiles `viewer` has not
     seen (the state's supply, which counts them)."""
     for seat in range(rules[PLAYERS]):
         if seat == viewer or not holds[seat]:
             continue
-        pick = np.random.random() * state[SUPPLY_SIZE]
+        pick = random_float(stream) * state[SUPPLY_SIZE]
         tile = 1
         while tile < rules[TILE_CODES] - 1:
             pick -= state[supply_at(rules, tile)]
@@ -167,12 +186,12 @@ def determinise(state, rules, viewer: int, holds) -> None:
 
 
 @kernel
-def sample_chance(state, rules, outcomes, weights) -> int:
+def sample_chance(state, rules, outcomes, weights, stream) -> int:
     count = chance_outcomes(state, rules, outcomes, weights)
     total = 0
     for k in range(count):
         total += weights[k]
-    pick = np.random.random() * total
+    pick = random_float(stream) * total
     for k in range(count):
         pick -= weights[k]
         if pick < 0:
@@ -245,13 +264,41 @@ def chance_child(tree, node, outcome, used) -> tuple[int, int]:
 
 
 @kernel
+def paired_margin(root, work, rules, holds, first, second, samples, seed, settings) -> float:
+    """How much more win_share `first` leaves the seat to move than `second`: the mean over
+    `samples` deals, each played out (as a search's leaf) after either action from the same
+    stream, so that both meet the same tiles and the difference carries little chance."""
+    viewer = root[TO_MOVE]
+    seats = rules[MAX_SEATS]
+    legal = np.zeros(rules[ACTION_COUNT], dtype=np.int64)
+    values = np.zeros(legal.shape[0], dtype=np.float64)
+    unseen = np.zeros(rules[TILE_CODES], dtype=np.int64)
+    policies = np.full(seats, HEURISTIC, dtype=np.int64)
+    reward = np.zeros(seats, dtype=np.float64)
+    stream = np.zeros(1, dtype=np.uint64)
+    starts = np.zeros(1, dtype=np.uint64)
+    starts[0] = np.uint64(seed)
+    total = 0.0
+    for _ in range(samples):
+        start = next_word(starts)
+        for action, sign in ((first, 1.0), (second, -1.0)):
+            stream[0] = start
+            work[:] = root
+            determinise(work, rules, viewer, holds, stream)
+            apply_action(work, rules, action)
+            playout(work, rules, settings[PLAYOUT], policies, stream, legal, values, unseen)
+            leaf_win_shares(work, rules, reward)
+            total += sign * reward[viewer]
+    return total / samples
+
+
+@kernel
 def search(root, work, rules, holds, iterations, seed, settings, tree, include, root_actions,
            root_visits, root_values) -> int:  # fmt: skip
     """Search `iterations` times from `root` as its seat to move sees it (other seats'
     starting tiles in the supply, `holds` saying who holds one);
     `include` actions (-1 padded) are searched whatever their rank. Writes every root candidate,
     its visits and its expected win_share for the seat; returns how many candidates there are."""
-    np.random.seed(seed)
     seats = rules[MAX_SEATS]
     viewer = root[TO_MOVE]
     exploration = settings[EXPLORATION]
@@ -264,10 +311,15 @@ def search(root, work, rules, holds, iterations, seed, settings, tree, include, 
     values = np.zeros(scratch.shape[0], dtype=np.float64)
     reward = np.zeros(seats, dtype=np.float64)
     path = np.zeros(MAX_DEPTH + 1, dtype=np.int64)
+    playout_moves = settings[PLAYOUT]
+    policies = np.full(seats, HEURISTIC, dtype=np.int64)
+    unseen = np.zeros(rules[TILE_CODES], dtype=np.int64)
+    stream = np.zeros(1, dtype=np.uint64)
+    stream[0] = np.uint64(seed)
     used = 1
     new_node(tree, 0)
     work[:] = root
-    determinise(work, rules, viewer, holds)  # the supply's true size decides whether to draw
+    determinise(work, rules, viewer, holds, stream)  # the true supply decides whether to draw
     pool_used = expand(tree, 0, work, rules, 0, scratch, values, True)
     always_open = 1
     first = tree.first[0]
@@ -281,7 +333,7 @@ def search(root, work, rules, holds, iterations, seed, settings, tree, include, 
                 break
     for _ in range(iterations):
         work[:] = root
-        determinise(work, rules, viewer, holds)
+        determinise(work, rules, viewer, holds, stream)
         node = 0
         depth = 0
         path[0] = 0
@@ -310,12 +362,13 @@ def search(root, work, rules, holds, iterations, seed, settings, tree, include, 
                     used += 1
                     tree.pool_child[slot] = child
             else:
-                outcome = sample_chance(work, rules, scratch, weights)
+                outcome = sample_chance(work, rules, scratch, weights, stream)
                 apply_action(work, rules, outcome)
                 child, used = chance_child(tree, node, outcome, used)
             node = child
             depth += 1
             path[depth] = node
+        playout(work, rules, playout_moves, policies, stream, scratch, values, unseen)
         leaf_win_shares(work, rules, reward)
         for k in range(depth + 1):
             visited = path[k]
