@@ -4,8 +4,9 @@ move review.
 `evaluate` searches with the strong agent's compiled search (engine/agents/strong.py) from the
 seat to move's observation only, what that player could know, with a fixed budget of
 iterations, so a seed reproduces it. A reviewed move's loss is the expected win_share of the
-evaluator's best action minus that of the action played; the metrics spec turns the loss
-into a class.
+evaluator's best action minus that of the action played, measured on the same deals after
+both (common random numbers: the search's own values of the two carry more noise than the
+classes are wide); the metrics spec turns the loss into a class.
 
 Once a game is decided (the mover's expected win_share within `DECIDED` of 0 or 1) every move
 loses about nothing, so there the preferred move is the one the heuristic values most in gold,
@@ -33,6 +34,8 @@ from engine.state import Game, State
 from engine.turns import Turn, walk
 
 DEFAULT_BUDGET = STRONG_ITERATIONS  # the `strong` agent's own budget
+# Deals a loss is measured on, per iteration of the budget (each deal is played out twice).
+COMPARED_PER_ITERATION = 0.25
 # Upper bounds of the loss of expected win_share per class (metrics spec, move quality).
 CLASS_LIMITS = (("excellent", 0.02), ("good", 0.05), ("inaccuracy", 0.10), ("mistake", 0.20))
 BEST = "best"
@@ -55,12 +58,13 @@ class Evaluation:
     best_action: int
     best_value: float  # expected win_share of `seat` after the best action
     values: dict[int, float]  # searched action -> expected win_share of `seat` after it
+    given_up: dict[int, float]  # an included action -> its paired loss against the best
     gold: dict[int, float]  # legal action -> the heuristic's value of it in gold for `seat`
 
     def loss(self, action: int) -> float:
-        """Expected win_share given up by playing `action` instead of the best action (0 for
-        a tie with it, see TIE)."""
-        given_up = self.best_value - self.values[action]
+        """Expected win_share given up by playing `action` (the best or an included one)
+        instead of the best action (0 for a tie with it, see TIE)."""
+        given_up = 0.0 if action == self.best_action else self.given_up[action]
         return given_up if given_up > TIE else 0.0
 
     @property
@@ -80,17 +84,23 @@ def evaluate(
     include: Iterable[int] = (),
     searcher: Searcher | None = None,
 ) -> Evaluation:
-    """Judge the position where a seat is to move; `include` actions are always searched (a
-    `searcher` of the budget may be passed to reuse its tree arrays)."""
+    """Judge the position where a seat is to move; `include` actions are always searched, and
+    their loss measured (a `searcher` of the budget may be passed to reuse its tree arrays)."""
     if state.is_chance_node() or state.is_terminal():
         raise ValueError("only a position with a seat to move can be evaluated")
     if searcher is None or searcher.iterations != budget:
         searcher = Searcher(budget)
     seat = state.current_player()
-    search_seed = random.Random(seed).getrandbits(32)  # a text seed hashes the same every run
-    result = searcher.search(state.observation(seat), search_seed, include)
+    observation = state.observation(seat)
+    seeds = random.Random(seed)  # a text seed hashes the same every run
+    result = searcher.search(observation, seeds.getrandbits(32), include)
     best = result.best_action
-    return Evaluation(seat, best, result.values[best], result.values, gold_values(state))
+    compared = max(1, round(COMPARED_PER_ITERATION * budget))
+    given_up = {
+        action: searcher.margin(observation, best, action, compared, seeds.getrandbits(32))
+        for action in sorted(set(include) - {best})
+    }
+    return Evaluation(seat, best, result.values[best], result.values, given_up, gold_values(state))
 
 
 def gold_values(state: State) -> dict[int, float]:

@@ -64,7 +64,8 @@ def test_evaluation_is_deterministic_for_a_seed() -> None:
 
 def test_a_loss_within_a_point_of_the_best_is_a_tie() -> None:
     values = {1: 0.5, 2: 0.5 - TIE / 2, 3: 0.5 - 2 * TIE}
-    judged = Evaluation(0, 1, 0.5, values, {1: 0.0, 2: 0.0, 3: 0.0})
+    given_up = {2: TIE / 2, 3: 2 * TIE}
+    judged = Evaluation(0, 1, 0.5, values, given_up, {1: 0.0, 2: 0.0, 3: 0.0})
     assert judged.loss(2) == 0.0 and judged.loss(3) == pytest.approx(2 * TIE)
 
 
