@@ -15,6 +15,7 @@ from engine.agents.greedy import GreedyAgent
 from engine.agents.heuristic import HeuristicAgent
 from engine.agents.strong import STRONG_ITERATIONS, Searcher, StrongAgent
 from engine.evaluate import move_reviews
+from engine.kernel import search
 from engine.state import TURN, Game, Observation, State
 
 REPEATS = 3
@@ -89,13 +90,19 @@ def review_agreement(games: int = 5) -> float:
     return round(agreed / moves, 3)
 
 
-def search_figures(position: State) -> dict[str, float]:
-    """The compiled search's iterations a second from the position, and the median time of a
-    `strong` move over a 3-player game against two heuristic seats."""
-    observation = position.observation(position.current_player())
-    searcher = Searcher(SEARCH_ITERATIONS)
+def _iterations_per_s(observation: Observation, settings: Sequence[float]) -> int:
+    searcher = Searcher(SEARCH_ITERATIONS, settings)
     searcher.search(observation, 0)  # compiled (or loaded from the cache) before timing
-    search_time = _median_seconds(lambda: searcher.search(observation, 1))
+    return round(SEARCH_ITERATIONS / _median_seconds(lambda: searcher.search(observation, 1)))
+
+
+def search_figures(position: State) -> dict[str, float]:
+    """The compiled search's iterations a second from the position (with and without its
+    leaves' playouts), and the median time of a `strong` move over a 3-player game against
+    two heuristic seats."""
+    observation = position.observation(position.current_player())
+    static = list(search.DEFAULT_SETTINGS)
+    static[search.PLAYOUT] = 0  # the same search, its leaves valued without a playout
     strong = StrongAgent(STRONG_ITERATIONS, 1, "strong")
     move_times = []
 
@@ -108,6 +115,7 @@ def search_figures(position: State) -> dict[str, float]:
     timed = SimpleNamespace(name=strong.name, choose=timed_choose)
     play_game(Game(3), [timed, HeuristicAgent(2), HeuristicAgent(3)], seed=9)
     return {
-        "search_iterations_per_s": round(SEARCH_ITERATIONS / search_time),
+        "search_iterations_per_s": _iterations_per_s(observation, search.DEFAULT_SETTINGS),
+        "search_static_iterations_per_s": _iterations_per_s(observation, static),
         "strong_move_ms": round(1000 * statistics.median(move_times), 1),
     }
