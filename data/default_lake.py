@@ -16,21 +16,21 @@ from engine.rules import rule_set
 RECORDS = Path(__file__).with_name("records")
 
 # (games, agents) per part; player counts cycle 2, 3, 4, and agents rotate through the seats.
-# The default's strong parts are as many as keep it near 65 s on two free cores (a loaded
-# machine takes about twice that, still inside `make run`'s 3 minutes).
+# The default's strong self-play is the fewest games (ENOUGH_GAMES in data/levels.py) that let
+# the strong level be the pages' default; with the mixed tables it is most of the build's time.
 PRESETS: dict[str, tuple[tuple[int, tuple[str, ...]], ...]] = {
     "default": (
-        (90, ("strong",)),  # strong play: the search at every seat
-        (60, ("strong", "heuristic", "greedy")),  # mixed tables
+        (30, ("strong",)),  # strong play: the search at every seat
+        (18, ("strong", "heuristic", "greedy")),  # mixed tables
         (4000, ("heuristic", "greedy")),
         (2000, ("heuristic",)),
         (1000, ("heuristic", "greedy", "random")),
         (4000, ("random",)),  # the baseline of random play
     ),
     "research": (
-        (1500, ("strong",)),
-        (1500, ("strong", "heuristic", "greedy")),
-        (1500, ("strong", "heuristic")),
+        (300, ("strong",)),
+        (300, ("strong", "heuristic", "greedy")),
+        (300, ("strong", "heuristic")),
         (40000, ("heuristic", "greedy")),
         (20000, ("heuristic",)),
         (10000, ("heuristic", "greedy", "random")),
