@@ -6,6 +6,7 @@ import pytest
 
 from engine import pieces
 from engine.agents import make_agent, play_game
+from engine.agents.strong import Searcher
 from engine.evaluate import (
     TIE,
     WIN_SHARE_PER_GOLD,
@@ -165,4 +166,19 @@ def test_a_decided_game_still_has_costly_moves_after_move_15() -> None:
     assert flagged and all(r.gold_loss > 0 and r.best is not None for r in flagged)
     assert all(
         r.quality == classify(r.gold_loss * WIN_SHARE_PER_GOLD, r.best is None) for r in decided
+    )
+
+
+def test_a_paired_margin_meets_the_same_deals_after_both_actions() -> None:
+    """An action against itself is exactly even (both playouts see the same deals and draws);
+    a +6 in A's own row beats it in B's."""
+    state = _position_with_drawn_tile(pieces.resource(6))
+    codes = state.game.codes
+    own, theirs = codes.place_drawn(B1), codes.place_drawn(B5)
+    observation = state.observation(0)
+    searcher = Searcher(100)
+    assert searcher.margin(observation, own, own, 50, seed=7) == 0.0
+    assert searcher.margin(observation, own, theirs, 50, seed=7) > 0.0
+    assert searcher.margin(observation, own, theirs, 50, seed=7) == pytest.approx(
+        -searcher.margin(observation, theirs, own, 50, seed=7)
     )
