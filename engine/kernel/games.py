@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from engine.kernel.compiled import kernel, leaf
+from engine.kernel.compiled import inline, kernel, leaf
 from engine.kernel.layout import (
     ACTION_COUNT,
     EPOCH,
@@ -26,7 +26,7 @@ from engine.kernel.random_play import nth_tile, random_action
 from engine.kernel.stream import pick
 
 
-@leaf
+@inline
 def policy_action(policy, state, rules, stream, legal, values, unseen) -> int:
     """The policy's action for the seat to move, from what that seat sees (`legal`, `values`
     and `unseen`: scratch arrays as long as the action ids and the tile codes)."""
@@ -40,7 +40,7 @@ def policy_action(policy, state, rules, stream, legal, values, unseen) -> int:
     return pick_best(legal, values, count, stream)
 
 
-@leaf
+@inline
 def next_action(state, rules, policies, stream, legal, values, unseen) -> int:
     """The seat to move's action by its policy, or a chance outcome drawn from the stream."""
     phase = state[PHASE]
@@ -49,6 +49,21 @@ def next_action(state, rules, policies, stream, legal, values, unseen) -> int:
     if phase == FIRST:
         return pick(stream, rules[PLAYERS])
     return nth_tile(state, rules, pick(stream, state[SUPPLY_SIZE]))  # a uniform tile dealt or drawn
+
+
+@leaf
+def play_game(state, rules, policies, stream, start, stop, actions, legal, values, unseen) -> int:
+    """Play one game from a fresh state, its actions into `actions` from `start` (at most up to
+    `stop`); returns where they end. Compiled without reference counting: the inlined policies
+    would otherwise count every array they are handed, on every action."""
+    begin_game(state, rules)
+    count = start
+    while state[PHASE] != OVER and count < stop:
+        action = next_action(state, rules, policies, stream, legal, values, unseen)
+        actions[count] = action
+        count += 1
+        apply_action(state, rules, action)
+    return count
 
 
 @kernel
@@ -64,15 +79,9 @@ def play_games(state, rules, policies, seeds, longest, actions, offsets, gains, 
     played = rules[GAINS_AT]
     offsets[0] = 0
     for g in range(seeds.shape[0]):
-        begin_game(state, rules)
         stream[0] = seeds[g]
-        count = offsets[g]
-        stop = count + longest
-        while state[PHASE] != OVER and count < stop:
-            action = next_action(state, rules, policies, stream, legal, values, unseen)
-            actions[count] = action
-            count += 1
-            apply_action(state, rules, action)
-        offsets[g + 1] = count
+        start = offsets[g]
+        offsets[g + 1] = play_game(state, rules, policies, stream, start, start + longest, actions,
+                                   legal, values, unseen)  # fmt: skip
         gains[g] = state[played : played + gains.shape[1]]
         epochs[g] = state[EPOCH]

@@ -9,7 +9,7 @@ no-luck, which tiles lie face up).
 
 from __future__ import annotations
 
-from engine.kernel.compiled import inline, leaf
+from engine.kernel.compiled import inline
 from engine.kernel.layout import (
     BOARD_AT,
     CELLS,
@@ -54,7 +54,7 @@ def nth_tile(state, rules, n: int) -> int:
     return 0
 
 
-@leaf
+@inline
 def random_action(state, rules, stream) -> int:
     """The random policy's action for the seat to move (in a turn, or placing a drawn tile),
     among the kinds of action `legal_blocks` allows."""
