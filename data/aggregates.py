@@ -3,6 +3,7 @@ defined by its SQL in data/aggregates/ and computed here from the batch's Arrow 
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import cache, cached_property
@@ -58,6 +59,13 @@ def batch_connection(tables: dict[str, pa.Table]) -> duckdb.DuckDBPyConnection:
     for statement in game_view_statements({n: without_partitions(f"staged_{n}") for n in TABLES}):
         con.execute(statement)
     return con
+
+
+@cache
+def _process_database(pid: int) -> duckdb.DuckDBPyConnection:
+    """An empty in-memory database of this process (by its id: a forked worker opens its own),
+    whose cursors each batch's levels are read with."""
+    return duckdb.connect(":memory:", config={"threads": 1})
 
 
 @cache
@@ -131,7 +139,7 @@ class _Batch:
 
     def _levels(self) -> Key:
         """Each game's play level, read through the lake's own rule (data/levels.py)."""
-        con = duckdb.connect(":memory:", config={"threads": 1})
+        con = _process_database(os.getpid()).cursor()  # opening a database costs ~20 ms
         con.register("batch_seats", self.seats.select(["game_id", "agent"]))
         levels = con.sql(game_levels_sql("batch_seats")).to_arrow_table()
         con.close()

@@ -175,8 +175,13 @@ def sum_groups(group, groups, weights):
     return totals.T
 
 
-def _typed(column: pa.Array | np.ndarray, type_: pa.DataType) -> pa.Array:
-    """A result column in its SQL type (integer sums, added up as floats, exactly)."""
-    if isinstance(column, np.ndarray) and not pa.types.is_floating(type_):
-        column = np.rint(column).astype(np.int64)
-    return pa.array(column).cast(type_)
+def _typed(
+    column: pa.Array | pa.ChunkedArray | np.ndarray, type_: pa.DataType
+) -> pa.Array | pa.ChunkedArray:
+    """A result column in its SQL type (integer sums, added up as floats, exactly). Arrow
+    columns are cast as they are: `pa.array` would rebuild them value by value in Python."""
+    if isinstance(column, np.ndarray):
+        if not pa.types.is_floating(type_):
+            column = np.rint(column).astype(np.int64)
+        column = pa.array(column)
+    return column.cast(type_)

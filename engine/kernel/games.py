@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from engine.kernel.compiled import kernel, leaf
+from engine.kernel.compiled import inline, kernel, leaf
 from engine.kernel.layout import (
     ACTION_COUNT,
     EPOCH,
@@ -21,34 +21,66 @@ from engine.kernel.layout import (
     TURN,
 )
 from engine.kernel.play import apply_action, begin_game, legal_actions
-from engine.kernel.policies import HEURISTIC, RANDOM, action_values, pick_best, unseen_by
+from engine.kernel.policies import (
+    HEURISTIC,
+    RANDOM,
+    action_values_in,
+    pick_best,
+    policy_scratch,
+    unseen_by,
+)
 from engine.kernel.random_play import nth_tile, random_action
 from engine.kernel.stream import pick
 
 
-@leaf
+@inline
 def policy_action(policy, state, rules, stream, legal, values, unseen) -> int:
     """The policy's action for the seat to move, from what that seat sees (`legal`, `values`
     and `unseen`: scratch arrays as long as the action ids and the tile codes)."""
+    return policy_action_in(policy, state, rules, stream, legal, values, unseen,
+                            policy_scratch(rules))  # fmt: skip
+
+
+@inline
+def policy_action_in(policy, state, rules, stream, legal, values, unseen, scratch) -> int:
+    """`policy_action`, valuing actions in `scratch` (`policy_scratch`'s arrays)."""
     if policy == RANDOM:
         return random_action(state, rules, stream)
     count = legal_actions(state, rules, legal)
     if count == 1:
         return legal[0]
     unseen_by(state, rules, state[TO_MOVE], unseen)
-    action_values(state, rules, unseen, legal, count, policy == HEURISTIC, np.nan, values)
+    action_values_in(state, rules, unseen, legal, count, policy == HEURISTIC, np.nan, values,
+                     scratch)  # fmt: skip
     return pick_best(legal, values, count, stream)
 
 
-@leaf
-def next_action(state, rules, policies, stream, legal, values, unseen) -> int:
+@inline
+def next_action(state, rules, policies, stream, legal, values, unseen, scratch) -> int:
     """The seat to move's action by its policy, or a chance outcome drawn from the stream."""
     phase = state[PHASE]
     if phase == TURN or phase == PLACE:
-        return policy_action(policies[state[TO_MOVE]], state, rules, stream, legal, values, unseen)
+        return policy_action_in(policies[state[TO_MOVE]], state, rules, stream, legal, values,
+                                unseen, scratch)  # fmt: skip
     if phase == FIRST:
         return pick(stream, rules[PLAYERS])
     return nth_tile(state, rules, pick(stream, state[SUPPLY_SIZE]))  # a uniform tile dealt or drawn
+
+
+@leaf
+def play_game(state, rules, policies, stream, start, stop, actions, legal, values, unseen,
+              scratch) -> int:  # fmt: skip
+    """Play one game from a fresh state, its actions into `actions` from `start` (at most up to
+    `stop`); returns where they end. Compiled without reference counting: the inlined policies
+    would otherwise count every array they are handed, on every action."""
+    begin_game(state, rules)
+    count = start
+    while state[PHASE] != OVER and count < stop:
+        action = next_action(state, rules, policies, stream, legal, values, unseen, scratch)
+        actions[count] = action
+        count += 1
+        apply_action(state, rules, action)
+    return count
 
 
 @kernel
@@ -61,18 +93,13 @@ def play_games(state, rules, policies, seeds, longest, actions, offsets, gains, 
     values = np.zeros(size, dtype=np.float64)
     unseen = np.zeros(rules[TILE_CODES], dtype=np.int64)
     stream = np.zeros(1, dtype=np.uint64)
+    scratch = policy_scratch(rules)
     played = rules[GAINS_AT]
     offsets[0] = 0
     for g in range(seeds.shape[0]):
-        begin_game(state, rules)
         stream[0] = seeds[g]
-        count = offsets[g]
-        stop = count + longest
-        while state[PHASE] != OVER and count < stop:
-            action = next_action(state, rules, policies, stream, legal, values, unseen)
-            actions[count] = action
-            count += 1
-            apply_action(state, rules, action)
-        offsets[g + 1] = count
+        start = offsets[g]
+        offsets[g + 1] = play_game(state, rules, policies, stream, start, start + longest, actions,
+                                   legal, values, unseen, scratch)  # fmt: skip
         gains[g] = state[played : played + gains.shape[1]]
         epochs[g] = state[EPOCH]

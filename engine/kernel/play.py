@@ -14,6 +14,7 @@ from engine.kernel.layout import (
     ACTION_COUNT,
     ACTION_IDS_AT,
     BOARD_AT,
+    CASTLE,
     CASTLE_COUNTS_AT,
     CELLS,
     DEAL,
@@ -52,6 +53,9 @@ from engine.kernel.layout import (
     gains_at,
     gold_at,
     held_at,
+    piece_kind,
+    piece_rank,
+    piece_seat,
     supply_at,
 )
 from engine.kernel.scoring import add_line_gold, effective_ranks, line_is_full, score_gold
@@ -220,9 +224,8 @@ def end_epoch(state, rules) -> None:
         else:
             for cell in range(board.shape[0]):
                 piece = board[cell]
-                for seat in range(players):
-                    if piece == castle_code(rules, seat, 0):
-                        state[castles_at(rules, seat, 0)] += 1
+                if piece_kind(rules, piece) == CASTLE and piece_rank(rules, piece) == 1:
+                    state[castles_at(rules, piece_seat(rules, piece), 0)] += 1
             over = state[EPOCH] == rules[EPOCHS]
         if over:
             state[PHASE] = OVER

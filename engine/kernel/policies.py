@@ -15,12 +15,15 @@ while the board is open.
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 
 from engine.kernel.compiled import inline, kernel, leaf
 from engine.kernel.layout import (
     CASTLE,
     CASTLES_AT,
+    CELLS,
     DRAGON,
     EPOCH,
     GOLD_AT,
@@ -41,6 +44,7 @@ from engine.kernel.layout import (
     castle_code,
     cell_line,
     first_id,
+    gold_at,
     held_at,
     line_cell,
     neighbour,
@@ -52,6 +56,7 @@ from engine.kernel.layout import (
 )
 from engine.kernel.play import CASTLE_1, DRAW, PASS, PLACE_DRAWN, START, action_block
 from engine.kernel.scoring import (
+    add_board_gold,
     add_line_gold,
     castle_rank,
     effective_ranks,
@@ -73,14 +78,54 @@ TOLERANCE = 1e-9  # values this close to the best are ties
 RESOURCES, HAZARDS, HAS_DRAGON, HAS_MINE, OPEN = 0, 1, 2, 3, 4
 
 
+class PolicyScratch(NamedTuple):
+    """The arrays valuing a position works in, allocated once for all the positions of a batch
+    (`policy_scratch`): per cell, per segment (room for every segment) and per seat."""
+
+    rank: np.ndarray  # (cells,) effective castle ranks
+    of: np.ndarray  # (cells, 2) each cell's row and column segment
+    stats: np.ndarray  # (segments, 5) by the columns above
+    ranks: np.ndarray  # (segments, seats) castle ranks per seat
+    base: np.ndarray  # (segments,)
+    totals: np.ndarray  # (seats,) gold with the board's
+    gains: np.ndarray  # (seats,) a candidate's gold changes
+    spare: np.ndarray  # (2, seats) placement_gains' scratch
+
+
+@kernel
+def policy_scratch(rules) -> PolicyScratch:
+    """Fresh arrays for `action_values_in` under these rules."""
+    cells, seats = rules[CELLS], rules[MAX_SEATS]
+    segments = rules[LINES] * (rules[LONGEST] + 1)
+    return PolicyScratch(
+        np.zeros(cells, dtype=np.int64),
+        np.full((cells, 2), -1, dtype=np.int64),
+        np.zeros((segments, 5), dtype=np.int64),
+        np.zeros((segments, seats), dtype=np.int64),
+        np.zeros(segments, dtype=np.int64),
+        np.zeros(seats, dtype=np.int64),
+        np.zeros(seats, dtype=np.int64),
+        np.zeros((2, seats), dtype=np.int64),
+    )
+
+
 @kernel
 def scan_segments(board, rules, rank):
     """Cut every line at its mountains: each cell's row and column segment (-1 on a mountain),
     each segment's statistics (the columns above), castle ranks per seat, and base."""
-    most = rules[LINES] * (rules[LONGEST] + 1)
-    of = np.full((board.shape[0], 2), -1, dtype=np.int64)
-    stats = np.zeros((most, 5), dtype=np.int64)
-    ranks = np.zeros((most, rules[MAX_SEATS]), dtype=np.int64)
+    scratch = policy_scratch(rules)
+    count = scan_segments_into(board, rules, rank, scratch.of, scratch.stats, scratch.ranks,
+                               scratch.base)  # fmt: skip
+    return scratch.of, scratch.stats[:count], scratch.ranks[:count], scratch.base[:count]
+
+
+@leaf
+def scan_segments_into(board, rules, rank, of, stats, ranks, base) -> int:
+    """`scan_segments` into arrays with room for every segment (`policy_scratch`'s); returns
+    how many segments there are."""
+    of.fill(-1)
+    stats.fill(0)
+    ranks.fill(0)
     count = 0
     for line in range(rules[LINES]):
         axis = 0 if line < rules[ROWS] else 1
@@ -105,11 +150,10 @@ def scan_segments(board, rules, rank):
             if kind == CASTLE:
                 ranks[count, piece_seat(rules, piece)] += rank[cell]
         count += 1
-    base = np.zeros(count, dtype=np.int64)
     for k in range(count):
         base[k] = segment_base(stats[k, RESOURCES], stats[k, HAZARDS], stats[k, HAS_DRAGON] != 0,
                                stats[k, HAS_MINE] != 0)  # fmt: skip
-    return of, stats, ranks, base
+    return count
 
 
 @inline
@@ -251,16 +295,28 @@ def action_values(state, rules, unseen, legal, count, heuristic, draw_value, val
     """The value of each of the first `count` legal actions of the seat to move, into `values`
     (a NaN `draw_value`: a draw's expectation is computed). `state` is the seat's view: it
     reads the board, gold, castles, its own starting tile and drawn tile, and `unseen`."""
+    action_values_in(state, rules, unseen, legal, count, heuristic, draw_value, values,
+                     policy_scratch(rules))  # fmt: skip
+
+
+@leaf
+def action_values_in(state, rules, unseen, legal, count, heuristic, draw_value, values,
+                     scratch) -> None:  # fmt: skip
+    """`action_values`, working in `scratch` (`policy_scratch`'s arrays) rather than in arrays
+    of its own: a batch of games values its positions without allocating."""
     board = board_of(state, rules)
     seat = state[TO_MOVE]
     players = rules[PLAYERS]
-    rank = np.zeros(board.shape[0], dtype=np.int64)
+    rank, of, stats, ranks, base = (scratch.rank, scratch.of, scratch.stats, scratch.ranks,
+                                    scratch.base)  # fmt: skip
+    totals, gains, spare = scratch.totals, scratch.gains, scratch.spare
     effective_ranks(board, rules, rank)
     wizard = wizard_cell(board, rules)
-    of, stats, ranks, base = scan_segments(board, rules, rank)
-    totals = gold_with_board(state, rules)
-    gains = np.zeros(totals.shape[0], dtype=np.int64)
-    spare = np.zeros((2, totals.shape[0]), dtype=np.int64)
+    scan_segments_into(board, rules, rank, of, stats, ranks, base)
+    for other in range(totals.shape[0]):  # each seat's gold plus what the board pays now
+        totals[other] = state[gold_at(rules, other)]
+    gains.fill(0)
+    add_board_gold(board, rules, rank, totals, gains)
     expected = expected_fill(state, rules, unseen) if heuristic else 0.0
     empties = 0
     for cell in range(board.shape[0]):

@@ -9,7 +9,7 @@ no-luck, which tiles lie face up).
 
 from __future__ import annotations
 
-from engine.kernel.compiled import inline, leaf
+from engine.kernel.compiled import inline
 from engine.kernel.layout import (
     BOARD_AT,
     CELLS,
@@ -35,12 +35,12 @@ from engine.kernel.stream import pick
 
 @inline
 def nth_empty(state, rules, n: int) -> int:
-    """The n-th empty cell of the board (0-based, in cell order)."""
+    """The n-th empty cell of the board (0-based, in cell order). Counting down without a
+    branch per cell: whether a cell is empty is a coin toss the processor cannot predict."""
     for cell in range(rules[CELLS]):
-        if state[BOARD_AT + cell] == 0:
-            if n == 0:
-                return cell
-            n -= 1
+        n -= state[BOARD_AT + cell] == 0
+        if n < 0:
+            return cell
     return -1
 
 
@@ -54,7 +54,7 @@ def nth_tile(state, rules, n: int) -> int:
     return 0
 
 
-@leaf
+@inline
 def random_action(state, rules, stream) -> int:
     """The random policy's action for the seat to move (in a turn, or placing a drawn tile),
     among the kinds of action `legal_blocks` allows."""

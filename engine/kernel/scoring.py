@@ -99,15 +99,15 @@ def add_line_gold(board, line: int, rank, rules, gold, ranks) -> None:
             if cell < 0:
                 break
             continue
+        # without a branch per cell (which kind of piece comes next is a guess the processor
+        # gets wrong half the time): a value counts on its side, and a cell that holds no
+        # castle adds its rank, 0, to seat 0
         value = piece_value(rules, board[cell])
-        if value > 0:
-            resources += value
-        else:
-            hazards += value
+        resources += max(value, 0)
+        hazards += min(value, 0)
         dragon |= kind == DRAGON
         mine |= kind == GOLD_MINE
-        if kind == CASTLE:
-            ranks[piece_seat(rules, board[cell])] += rank[cell]
+        ranks[piece_seat(rules, board[cell])] += rank[cell]
 
 
 @kernel
@@ -115,7 +115,13 @@ def score_gold(board, rules, gold) -> None:
     """Add each seat's gold for the epoch on this board to `gold`."""
     rank = np.zeros(board.shape[0], dtype=np.int64)
     effective_ranks(board, rules, rank)
-    ranks = np.zeros(gold.shape[0], dtype=np.int64)
+    add_board_gold(board, rules, rank, gold, np.zeros(gold.shape[0], dtype=np.int64))
+
+
+@leaf
+def add_board_gold(board, rules, rank, gold, ranks) -> None:
+    """Add each seat's gold for the epoch on this board to `gold`, its castles at their
+    effective `rank` (per cell); `ranks`: zeros as long as `gold`, a scratch."""
     for line in range(rules[LINES]):
         add_line_gold(board, line, rank, rules, gold, ranks)
 
