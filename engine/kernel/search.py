@@ -43,7 +43,13 @@ from engine.kernel.play import (
     chance_outcomes,
     legal_actions,
 )
-from engine.kernel.policies import HEURISTIC, action_values, projected_gold, unseen_by
+from engine.kernel.policies import (
+    HEURISTIC,
+    action_values,
+    policy_scratch,
+    projected_gold,
+    unseen_by,
+)
 from engine.kernel.stream import next_word, random_float
 
 # Slots of the `settings` array a search is given.
@@ -149,7 +155,7 @@ def order_values(state, rules, actions, count, values, value_draw) -> None:
 
 
 @kernel
-def playout(state, rules, moves, policies, stream, legal, values, unseen) -> None:
+def playout(state, rules, moves, policies, stream, legal, values, unseen, scratch) -> None:
     """Play the state on by each seat's policy for `moves` moves at most, chance included,
     stopping at its epoch's end."""
     epoch = state[EPOCH]
@@ -157,7 +163,7 @@ def playout(state, rules, moves, policies, stream, legal, values, unseen) -> Non
     while state[PHASE] != OVER and state[EPOCH] == epoch and played < moves:
         phase = state[PHASE]
         played += phase == TURN or phase == PLACE
-        action = next_action(state, rules, policies, stream, legal, values, unseen)
+        action = next_action(state, rules, policies, stream, legal, values, unseen, scratch)
         apply_action(state, rules, action)
 
 
@@ -274,6 +280,7 @@ def paired_margin(root, work, rules, holds, first, second, samples, seed, settin
     values = np.zeros(legal.shape[0], dtype=np.float64)
     unseen = np.zeros(rules[TILE_CODES], dtype=np.int64)
     policies = np.full(seats, HEURISTIC, dtype=np.int64)
+    scratch = policy_scratch(rules)
     reward = np.zeros(seats, dtype=np.float64)
     stream = np.zeros(1, dtype=np.uint64)
     starts = np.zeros(1, dtype=np.uint64)
@@ -286,7 +293,8 @@ def paired_margin(root, work, rules, holds, first, second, samples, seed, settin
             work[:] = root
             determinise(work, rules, viewer, holds, stream)
             apply_action(work, rules, action)
-            playout(work, rules, settings[PLAYOUT], policies, stream, legal, values, unseen)
+            playout(work, rules, settings[PLAYOUT], policies, stream, legal, values, unseen,
+                    scratch)  # fmt: skip
             leaf_win_shares(work, rules, reward)
             total += sign * reward[viewer]
     return total / samples
@@ -314,6 +322,7 @@ def search(root, work, rules, holds, iterations, seed, settings, tree, include, 
     playout_moves = settings[PLAYOUT]
     policies = np.full(seats, HEURISTIC, dtype=np.int64)
     unseen = np.zeros(rules[TILE_CODES], dtype=np.int64)
+    valuing = policy_scratch(rules)
     stream = np.zeros(1, dtype=np.uint64)
     stream[0] = np.uint64(seed)
     used = 1
@@ -368,7 +377,7 @@ def search(root, work, rules, holds, iterations, seed, settings, tree, include, 
             node = child
             depth += 1
             path[depth] = node
-        playout(work, rules, playout_moves, policies, stream, scratch, values, unseen)
+        playout(work, rules, playout_moves, policies, stream, scratch, values, unseen, valuing)
         leaf_win_shares(work, rules, reward)
         for k in range(depth + 1):
             visited = path[k]
