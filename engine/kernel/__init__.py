@@ -6,10 +6,11 @@ numbers it reads as constants): editing any of them compiles afresh instead of l
 stale kernel. Everything else of the rules (board,
 tiles, castles, gold, epochs, variants, piece codes) reaches the compiled code as data.
 
-Every compiled function takes plain int64 arrays (a state, the rules). The slot accessors, the
-per-action functions (applying an action, the random policy) and their small helpers are
-inlined into their callers (`inline="always"`): a compiled call reference-counts every array it
-is passed, which costs more than such a helper's work.
+Every compiled function takes plain int64 arrays (a state, the rules). Small helpers (the slot
+accessors, the random policy, the policy dispatch) are inlined into their callers, and hot
+loops (applying an action, playing a game) are compiled without reference counting
+(engine/kernel/compiled.py): a counted call updates the count of every array it is passed,
+which costs more than such a helper's work.
 """
 
 from __future__ import annotations
