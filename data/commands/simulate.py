@@ -45,9 +45,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--preset",
         choices=("default", "research"),
         help="build a preset lake unless it already holds games: 'default' (what `make run` "
-        "builds: 11,150 games, 90 of strong play and 60 at mixed tables with strong, about "
-        "65 s on two free cores) or 'research' (94,500 games, 4,500 of them with the strong "
-        "search, about 30 minutes on two cores, estimated from the default's per-game times); "
+        "builds: 11,048 games, 30 of strong play and 18 at mixed tables with strong, about "
+        "140 s on two free cores) or 'research' (90,900 games, 900 of them with the strong "
+        "search, about 30 minutes on two cores, estimated from the default's per-game "
+        "times); "
         "both add the example records",
     )
     parser.add_argument("--default-lake", action="store_true", help="the same as --preset default")
