@@ -34,16 +34,10 @@ from engine.kernel.stream import pick
 
 
 @inline
-def policy_action(policy, state, rules, stream, legal, values, unseen) -> int:
+def policy_action(policy, state, rules, stream, legal, values, unseen, scratch) -> int:
     """The policy's action for the seat to move, from what that seat sees (`legal`, `values`
-    and `unseen`: scratch arrays as long as the action ids and the tile codes)."""
-    return policy_action_in(policy, state, rules, stream, legal, values, unseen,
-                            policy_scratch(rules))  # fmt: skip
-
-
-@inline
-def policy_action_in(policy, state, rules, stream, legal, values, unseen, scratch) -> int:
-    """`policy_action`, valuing actions in `scratch` (`policy_scratch`'s arrays)."""
+    and `unseen`: scratch arrays as long as the action ids and the tile codes; `scratch`:
+    `policy_scratch`'s)."""
     if policy == RANDOM:
         return random_action(state, rules, stream)
     count = legal_actions(state, rules, legal)
@@ -60,8 +54,8 @@ def next_action(state, rules, policies, stream, legal, values, unseen, scratch) 
     """The seat to move's action by its policy, or a chance outcome drawn from the stream."""
     phase = state[PHASE]
     if phase == TURN or phase == PLACE:
-        return policy_action_in(policies[state[TO_MOVE]], state, rules, stream, legal, values,
-                                unseen, scratch)  # fmt: skip
+        return policy_action(policies[state[TO_MOVE]], state, rules, stream, legal, values,
+                             unseen, scratch)  # fmt: skip
     if phase == FIRST:
         return pick(stream, rules[PLAYERS])
     return nth_tile(state, rules, pick(stream, state[SUPPLY_SIZE]))  # a uniform tile dealt or drawn

@@ -41,7 +41,13 @@ from engine.kernel.layout import (
 )
 from engine.kernel.layout import PLACE as KERNEL_PLACE
 from engine.kernel.layout import TURN as KERNEL_TURN
-from engine.kernel.policies import POLICIES, action_values, placement_gains, scan_segments
+from engine.kernel.policies import (
+    POLICIES,
+    action_values,
+    placement_gains,
+    policy_scratch,
+    scan_segments,
+)
 from engine.kernel.random_play import random_action
 from engine.kernel.stream import new_stream
 from engine.kernel.tables import KernelState, kernel_rules, piece_table, table
@@ -297,8 +303,9 @@ def test_policies_never_read_hidden_information(policy: str) -> None:
             legal = np.zeros(size, dtype=np.int64)
             values = np.zeros(size, dtype=np.float64)
             unseen = np.zeros(pieces.CASTLE_BASE, dtype=np.int64)
+            scratch = policy_scratch(tables)
             choices.append(policy_action(POLICIES[policy], position, tables, new_stream(seed),
-                                         legal, values, unseen))  # fmt: skip
+                                         legal, values, unseen, scratch))  # fmt: skip
         assert choices[0] == choices[1]
 
 
