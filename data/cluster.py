@@ -6,7 +6,7 @@ from __future__ import annotations
 import logging
 import re
 import signal
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Generator, Iterator, Sequence
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
 
@@ -34,7 +34,9 @@ class DaskExecutor:
     def dashboard_link(self) -> str:
         return str(self.client.dashboard_link)
 
-    def map_unordered(self, function: Callable[[Any], Any], jobs: Sequence[Any]) -> Iterator[Any]:
+    def map_unordered(
+        self, function: Callable[[Any], Any], jobs: Sequence[Any]
+    ) -> Generator[Any, None, None]:
         from distributed import as_completed
 
         futures = self.client.map(function, jobs, pure=False, retries=RETRIES)

@@ -9,7 +9,7 @@ import os
 import signal
 import threading
 from collections.abc import Iterable, Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import closing, contextmanager
 from dataclasses import dataclass, fields
 from functools import cached_property
 from pathlib import Path
@@ -233,7 +233,10 @@ def simulate(
     try:
         with lake.staging_run() as run:
             jobs = [(str(lake.root), run, plan, start, stop) for start, stop in missing]
-            _commit_all(lake, key, executor.map_unordered(_star, jobs), bar, stored)
+            # closed (its workers stopped) before the staging area goes: a worker still
+            # staging would otherwise leave a folder behind in it
+            with closing(executor.map_unordered(_star, jobs)) as results:
+                _commit_all(lake, key, results, bar, stored)
     except KeyboardInterrupt:
         raise KeyboardInterrupt(
             f"kept the {stored.added:,} games of the batches finished in {lake.root}"

@@ -4,15 +4,17 @@ process, or processes forked from it). The Dask one is data/cluster.py."""
 from __future__ import annotations
 
 import multiprocessing
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Generator, Iterable, Sequence
 from typing import Any, Protocol
 
 
 class Executor(Protocol):
     """Runs `function` over every job and yields the results as they finish (any order)."""
 
-    def map_unordered(self, function: Callable[[Any], Any], jobs: Sequence[Any]) -> Iterator[Any]:
-        """Each job's result once, as it finishes."""
+    def map_unordered(
+        self, function: Callable[[Any], Any], jobs: Sequence[Any]
+    ) -> Generator[Any, None, None]:
+        """Each job's result once, as it finishes; closing it stops the jobs still running."""
         ...
 
 
@@ -31,7 +33,9 @@ class LocalExecutor:
         self.workers, self.initializer, self.initargs = workers, initializer, initargs
         self.agents = tuple(agents)
 
-    def map_unordered(self, function: Callable[[Any], Any], jobs: Sequence[Any]) -> Iterator[Any]:
+    def map_unordered(
+        self, function: Callable[[Any], Any], jobs: Sequence[Any]
+    ) -> Generator[Any, None, None]:
         if self.workers <= 1:
             if self.initializer:
                 self.initializer(*self.initargs)
