@@ -205,6 +205,15 @@ def epoch_gains(state, rules, epoch_index: int):
     return state[at : at + rules[MAX_SEATS]]
 
 
+@inline
+def final_epoch(state, rules) -> bool:
+    """Whether the game ends with the current epoch (in last-castle: once someone has placed
+    their last castle)."""
+    if rules[LAST_CASTLE]:
+        return state[LAST_PLACED] != 0
+    return state[EPOCH] == rules[EPOCHS]
+
+
 @kernel
 def end_epoch(state, rules) -> None:
     """Score the board (unless scored as it filled), return rank-1 castles (all castles leave
@@ -219,15 +228,12 @@ def end_epoch(state, rules) -> None:
             score_gold(board, rules, gains)
             for seat in range(players):
                 state[gold_at(rules, seat)] += gains[seat]
-        if rules[LAST_CASTLE]:
-            over = state[LAST_PLACED] != 0
-        else:
+        if not rules[LAST_CASTLE]:
             for cell in range(board.shape[0]):
                 piece = board[cell]
                 if piece_kind(rules, piece) == CASTLE and piece_rank(rules, piece) == 1:
                     state[castles_at(rules, piece_seat(rules, piece), 0)] += 1
-            over = state[EPOCH] == rules[EPOCHS]
-        if over:
+        if final_epoch(state, rules):
             state[PHASE] = OVER
             return
         state[EPOCH] += 1

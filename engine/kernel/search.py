@@ -20,7 +20,9 @@ from engine.kernel.compiled import kernel
 from engine.kernel.games import next_action
 from engine.kernel.layout import (
     ACTION_COUNT,
+    CELLS,
     DRAWN,
+    EMPTY,
     EPOCH,
     EPOCHS,
     MAX_SEATS,
@@ -41,6 +43,7 @@ from engine.kernel.layout import (
 from engine.kernel.play import (
     apply_action,
     chance_outcomes,
+    final_epoch,
     legal_actions,
 )
 from engine.kernel.policies import (
@@ -62,8 +65,9 @@ SETTINGS = 4
 
 DEFAULT_SETTINGS = (0.2, 0.3, 0.0, 8)
 
-# The leaf's outlook beyond the heuristic's projection: gold a held castle rank is worth, and
-# the spread of the logistic that turns gold margins into win shares.
+# The leaf's outlook beyond the heuristic's projection: gold a held castle rank is worth (in
+# the last epoch, in proportion to the cells still empty: a castle held at the end earns
+# nothing), and the spread of the logistic that turns gold margins into win shares.
 RESERVE_PER_RANK = 8.0
 EPOCH_SPREAD = 25.0
 
@@ -110,7 +114,7 @@ def new_tree(iterations: int, seats: int, actions: int) -> Tree:
 @kernel
 def leaf_win_shares(state, rules, reward) -> None:
     """Each seat's expected win_share: exact when the game is over, else a logistic of the
-    heuristic's projected gold (engine/kernel/policies.py) plus its held ranks, the spread
+    heuristic's projected gold (engine/kernel/policies.py) plus the ranks it holds, the spread
     widening with the epochs left."""
     players = rules[PLAYERS]
     phase = state[PHASE]
@@ -132,9 +136,12 @@ def leaf_win_shares(state, rules, reward) -> None:
         return
     epochs_left = rules[EPOCHS] - state[EPOCH] + 1
     spread = EPOCH_SPREAD * math.sqrt(max(epochs_left, 1))
+    reserve = RESERVE_PER_RANK
+    if final_epoch(state, rules):  # fewer chances to place a castle as the last board fills
+        reserve *= state[EMPTY] / rules[CELLS]
     for seat in range(players):
         for rank in range(1, RANKS):
-            strength[seat] += RESERVE_PER_RANK * (rank + 1) * state[castles_at(rules, seat, rank)]
+            strength[seat] += reserve * (rank + 1) * state[castles_at(rules, seat, rank)]
     top = strength[:players].max()
     total = 0.0
     for seat in range(players):

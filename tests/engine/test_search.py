@@ -4,11 +4,14 @@ from __future__ import annotations
 
 import random
 
+import numpy as np
 import pytest
 
 from engine import pieces
 from engine.agents import make_agent, play_game
-from engine.agents.strong import Searcher, StrongAgent
+from engine.agents.strong import Searcher, StrongAgent, kernel_position
+from engine.kernel import search
+from engine.kernel.layout import MAX_SEATS, RANKS, castles_at
 from engine.rules import EDITIONS, rule_set
 from engine.state import TURN, Game, State
 
@@ -128,3 +131,34 @@ def test_forced_actions_are_searched() -> None:
     last = state.legal_actions()[-2]
     assert last not in unforced.visits
     assert last in searcher.search(observation, 1, include=[last]).visits
+
+
+def _held_castle_worth(state: State) -> float:
+    """How much the leaf's win_share for the seat to move rises when it holds one more rank-4
+    castle."""
+    rules, packed, _ = kernel_position(state.observation(state.current_player()))
+    seat = state.current_player()
+    reward = np.zeros(int(rules[MAX_SEATS]))
+    search.leaf_win_shares(packed, rules, reward)
+    before = reward[seat]
+    packed[castles_at(rules, seat, RANKS - 1)] += 1
+    search.leaf_win_shares(packed, rules, reward)
+    return float(reward[seat] - before)
+
+
+def test_a_castle_held_into_the_last_epoch_is_worth_less_as_its_board_fills() -> None:
+    """A castle still held when the game ends earns nothing, so the leaf's reserve for it fades
+    over the last epoch; before the last epoch it keeps its worth for a later one."""
+    state = Game(2).new_initial_state()
+    rng = random.Random(3)
+    worth: dict[tuple[int, str], float] = {}
+    while not state.is_terminal():
+        if state.is_chance_node():
+            state.play_chance(rng)
+            continue
+        full = "empty" if state.empty == state.cells else "full" if state.empty <= 2 else ""
+        if full and (state.epoch, full) not in worth:
+            worth[state.epoch, full] = _held_castle_worth(state)
+        state.apply_action(rng.choice(state.legal_actions()))
+    assert worth[3, "full"] < worth[3, "empty"] / 4
+    assert worth[2, "full"] > worth[3, "empty"] / 2
