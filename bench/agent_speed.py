@@ -14,7 +14,7 @@ from engine.agents.driver import play_game
 from engine.agents.greedy import GreedyAgent
 from engine.agents.heuristic import HeuristicAgent
 from engine.agents.strong import STRONG_ITERATIONS, Searcher, StrongAgent
-from engine.evaluate import move_reviews
+from engine.evaluate import evaluate, move_reviews
 from engine.kernel import search
 from engine.state import TURN, Game, Observation, State
 
@@ -64,6 +64,7 @@ def agent_figures(root: Path) -> dict[str, float]:
     3-player game, and the search's figures."""
     position = mid_game_position()
     finished = play_game(Game(3), [HeuristicAgent(seat) for seat in range(3)], seed=9)
+    evaluate(position, include=position.legal_actions()[:2])  # compiled (or loaded) before timing
     review_time = _median_seconds(
         lambda: move_reviews(finished.game, finished.history, seed=1), repeats=1
     )
