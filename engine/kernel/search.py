@@ -67,8 +67,9 @@ DEFAULT_SETTINGS = (0.2, 0.3, 0.0, 8)
 
 # The leaf's outlook beyond the heuristic's projection: gold a held castle rank is worth (in
 # the last epoch, in proportion to the cells still empty: a castle held at the end earns
-# nothing), and the spread of the logistic that turns gold margins into win shares.
-RESERVE_PER_RANK = 8.0
+# nothing; 6 a rank is about what the search's castles held into the last epoch earned, see
+# docs/strength.md), and the spread of the logistic that turns gold margins into win shares.
+RESERVE_PER_RANK = 6.0
 EPOCH_SPREAD = 25.0
 
 NO_NODE = -1
