@@ -156,9 +156,9 @@ def test_a_castle_held_into_the_last_epoch_is_worth_less_as_its_board_fills() ->
         if state.is_chance_node():
             state.play_chance(rng)
             continue
-        full = "empty" if state.empty == state.cells else "full" if state.empty <= 2 else ""
-        if full and (state.epoch, full) not in worth:
-            worth[state.epoch, full] = _held_castle_worth(state)
+        board = "empty" if state.empty == state.cells else "full" if state.empty <= 2 else ""
+        if board and (state.epoch, board) not in worth:
+            worth[state.epoch, board] = _held_castle_worth(state)
         state.apply_action(rng.choice(state.legal_actions()))
     assert worth[3, "full"] < worth[3, "empty"] / 4
     assert worth[2, "full"] > worth[3, "empty"] / 2
