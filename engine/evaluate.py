@@ -28,7 +28,6 @@ from engine import moves, pieces
 from engine.actions import Block
 from engine.agents.greedy import Position
 from engine.agents.strong import STRONG_ITERATIONS, Searcher
-from engine.kernel.search import EPOCH_SPREAD
 from engine.moves import Move
 from engine.state import Game, State
 from engine.turns import Turn, walk
@@ -44,10 +43,11 @@ BLUNDER = "blunder"
 # sampling noise at its budget (two seeds disagree on which of such actions is best).
 TIE = 0.01
 DECIDED = 0.02  # a mover this close to a win_share of 0 or 1 is judged by gold
-# A gold's weight in win_share: the slope of the search's logistic between two even seats with
-# one epoch to go, 1 / (4 · EPOCH_SPREAD) = 0.01; so 2 gold lost is "excellent", 5 "good",
-# 10 an "inaccuracy", 20 a "mistake", more a "blunder".
-WIN_SHARE_PER_GOLD = 1 / (4 * EPOCH_SPREAD)
+# A gold's weight in win_share: the slope of the search's 2-player logistic between two even
+# seats, 1 / (4 · spread), where the spread is 25 gold, about 60 cells before the end
+# (engine/kernel/search.py); so 2 gold lost is "excellent", 5 "good", 10 an "inaccuracy",
+# 20 a "mistake", more a "blunder".
+WIN_SHARE_PER_GOLD = 0.01
 
 
 @dataclass(frozen=True)

@@ -361,9 +361,9 @@ def action_values_in(state, rules, unseen, legal, count, heuristic, draw_value, 
 
 
 @kernel
-def projected_gold(state, rules, unseen, out) -> None:
-    """Each seat's gold if the epoch ended now, plus the heuristic's outlook of the castles it
-    has placed, into `out` (floats, per seat)."""
+def projected_gold(state, rules, unseen, out, outlook_weight) -> None:
+    """Each seat's gold if the epoch ended now, plus `outlook_weight` times the heuristic's
+    outlook of the castles it has placed, into `out` (floats, per seat)."""
     board = board_of(state, rules)
     rank = np.zeros(board.shape[0], dtype=np.int64)
     effective_ranks(board, rules, rank)
@@ -375,7 +375,7 @@ def projected_gold(state, rules, unseen, out) -> None:
     for cell in range(board.shape[0]):
         piece = board[cell]
         if piece_kind(rules, piece) == CASTLE:
-            out[piece_seat(rules, piece)] += castle_outlook(
+            out[piece_seat(rules, piece)] += outlook_weight * castle_outlook(
                 piece_rank(rules, piece), rank[cell], cell, state[EPOCH], True,
                 expected, of, stats,
             )  # fmt: skip

@@ -68,9 +68,13 @@ DEFAULT_SETTINGS = (0.2, 0.3, 0.0, 8)
 # The leaf's outlook beyond the heuristic's projection: gold a held castle rank is worth (in
 # the last epoch, in proportion to the cells still empty: a castle held at the end earns
 # nothing; 6 a rank is about what the search's castles held into the last epoch earned, see
-# docs/strength.md), and the spread of the logistic that turns gold margins into win shares.
+# docs/strength.md). The weight of the projection's outlook of placed castles, by epochs still
+# to come after this one (0, 1, 2 or more), and the spread of the logistic that turns gold
+# margins into win shares, per cell left to fill in the game (times its square root), for 2, 3
+# and 4 players: both fitted to the final results of heuristic self-play (bench/leaf_fit.py).
 RESERVE_PER_RANK = 6.0
-EPOCH_SPREAD = 25.0
+OUTLOOK_WEIGHT = (0.88, 0.46, 0.25)
+SPREAD_PER_CELL = (3.2, 6.0, 6.8)
 
 NO_NODE = -1
 MAX_DEPTH = 4096  # the longest path an iteration walks
@@ -116,14 +120,15 @@ def new_tree(iterations: int, seats: int, actions: int) -> Tree:
 def leaf_win_shares(state, rules, reward) -> None:
     """Each seat's expected win_share: exact when the game is over, else a logistic of the
     heuristic's projected gold (engine/kernel/policies.py) plus the ranks it holds, the spread
-    widening with the epochs left."""
+    narrowing as the cells left to fill run out."""
     players = rules[PLAYERS]
     phase = state[PHASE]
     strength = np.zeros(rules[MAX_SEATS], dtype=np.float64)
     if phase == TURN or phase == DRAWN or phase == PLACE:
         unseen = np.zeros(rules[TILE_CODES], dtype=np.int64)
         unseen_by(state, rules, state[TO_MOVE], unseen)
-        projected_gold(state, rules, unseen, strength)
+        epochs_after = min(rules[EPOCHS] - state[EPOCH], len(OUTLOOK_WEIGHT) - 1)
+        projected_gold(state, rules, unseen, strength, OUTLOOK_WEIGHT[epochs_after])
     else:
         for seat in range(players):
             strength[seat] = state[gold_at(rules, seat)]
@@ -135,8 +140,8 @@ def leaf_win_shares(state, rules, reward) -> None:
         for seat in range(players):
             reward[seat] = 1.0 / winners if strength[seat] == best else 0.0
         return
-    epochs_left = rules[EPOCHS] - state[EPOCH] + 1
-    spread = EPOCH_SPREAD * math.sqrt(max(epochs_left, 1))
+    cells_left = state[EMPTY] + rules[CELLS] * (rules[EPOCHS] - state[EPOCH])
+    spread = SPREAD_PER_CELL[players - 2] * math.sqrt(max(cells_left, 1))
     reserve = RESERVE_PER_RANK
     if final_epoch(state, rules):  # fewer chances to place a castle as the last board fills
         reserve *= state[EMPTY] / rules[CELLS]

@@ -11,7 +11,7 @@ from engine import pieces
 from engine.agents import make_agent, play_game
 from engine.agents.strong import Searcher, StrongAgent, kernel_position
 from engine.kernel import search
-from engine.kernel.layout import MAX_SEATS, RANKS, castles_at
+from engine.kernel.layout import MAX_SEATS, RANKS, castles_at, gold_at
 from engine.rules import EDITIONS, rule_set
 from engine.state import TURN, Game, State
 
@@ -133,32 +133,55 @@ def test_forced_actions_are_searched() -> None:
     assert last in searcher.search(observation, 1, include=[last]).visits
 
 
-def _held_castle_worth(state: State) -> float:
-    """How much the leaf's win_share for the seat to move rises when it holds one more rank-4
-    castle."""
-    rules, packed, _ = kernel_position(state.observation(state.current_player()))
-    seat = state.current_player()
+def _leaf_logit(packed: np.ndarray, rules: np.ndarray, seat: int) -> float:
+    """The log odds of the leaf's win_share for `seat` against the other of two seats."""
     reward = np.zeros(int(rules[MAX_SEATS]))
     search.leaf_win_shares(packed, rules, reward)
-    before = reward[seat]
+    return float(np.log(reward[seat] / reward[1 - seat]))
+
+
+def _leaf_worth(state: State) -> tuple[float, float]:
+    """For the seat to move in a 2-player position: the log odds one more gold adds, and what
+    one more rank-4 castle held adds in gold (the log odds are linear in both)."""
+    rules, packed, _ = kernel_position(state.observation(state.current_player()))
+    seat = state.current_player()
+    before = _leaf_logit(packed, rules, seat)
+    packed[gold_at(rules, seat)] += 1
+    per_gold = _leaf_logit(packed, rules, seat) - before
+    packed[gold_at(rules, seat)] -= 1
     packed[castles_at(rules, seat, RANKS - 1)] += 1
-    search.leaf_win_shares(packed, rules, reward)
-    return float(reward[seat] - before)
+    castle = _leaf_logit(packed, rules, seat) - before
+    return per_gold, castle / per_gold
+
+
+def _worth_through_a_game(seed: int) -> dict[tuple[int, int], tuple[float, float]]:
+    """`_leaf_worth` at every turn of a random 2-player game, by (epoch, empty cells)."""
+    state = Game(2).new_initial_state()
+    rng = random.Random(seed)
+    worth: dict[tuple[int, int], tuple[float, float]] = {}
+    while not state.is_terminal():
+        if state.is_chance_node():
+            state.play_chance(rng)
+            continue
+        if state.phase == TURN:
+            worth[state.epoch, state.empty] = _leaf_worth(state)
+        state.apply_action(rng.choice(state.legal_actions()))
+    return worth
+
+
+def test_a_gold_lead_is_surer_the_fewer_cells_are_left_to_fill() -> None:
+    worth = _worth_through_a_game(4)
+    per_gold = [worth[key][0] for key in sorted(worth, key=lambda k: (k[0], -k[1]))]
+    assert all(later > earlier for earlier, later in zip(per_gold, per_gold[1:], strict=False))
 
 
 def test_a_castle_held_into_the_last_epoch_is_worth_less_as_its_board_fills() -> None:
     """A castle still held when the game ends earns nothing, so the leaf's reserve for it fades
     over the last epoch; before the last epoch it keeps its worth for a later one."""
-    state = Game(2).new_initial_state()
-    rng = random.Random(3)
-    worth: dict[tuple[int, str], float] = {}
-    while not state.is_terminal():
-        if state.is_chance_node():
-            state.play_chance(rng)
-            continue
-        board = "empty" if state.empty == state.cells else "full" if state.empty <= 2 else ""
-        if board and (state.epoch, board) not in worth:
-            worth[state.epoch, board] = _held_castle_worth(state)
-        state.apply_action(rng.choice(state.legal_actions()))
-    assert worth[3, "full"] < worth[3, "empty"] / 4
-    assert worth[2, "full"] > worth[3, "empty"] / 2
+    worth = _worth_through_a_game(3)
+    first_of_last = max(empty for epoch, empty in worth if epoch == 3)
+    last_of_last = min(empty for epoch, empty in worth if epoch == 3)
+    last_of_second = min(empty for epoch, empty in worth if epoch == 2)
+    assert last_of_last <= 2
+    assert worth[3, last_of_last][1] < worth[3, first_of_last][1] / 4
+    assert worth[2, last_of_second][1] > worth[3, first_of_last][1] / 2
