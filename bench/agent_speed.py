@@ -116,7 +116,7 @@ def search_figures(position: State) -> dict[str, float]:
     timed = SimpleNamespace(name=strong.name, choose=timed_choose)
     play_game(Game(3), [timed, HeuristicAgent(2), HeuristicAgent(3)], seed=9)
     return {
-        "search_iterations_per_s": _iterations_per_s(observation, search.DEFAULT_SETTINGS),
-        "search_static_iterations_per_s": _iterations_per_s(observation, static),
+        "mcts_iterations_per_s": _iterations_per_s(observation, search.DEFAULT_SETTINGS),
+        "mcts_static_iterations_per_s": _iterations_per_s(observation, static),
         "strong_move_ms": round(1000 * statistics.median(move_times), 1),
     }
