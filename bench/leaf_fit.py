@@ -132,7 +132,7 @@ def _listed(values: np.ndarray) -> str:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--games", type=int, default=1000, help="games per player count")
-    parser.add_argument("--players", type=int, nargs="+", default=[2, 3, 4])
+    parser.add_argument("--players", type=int, nargs="+", choices=(2, 3, 4), default=[2, 3, 4])
     args = parser.parse_args()
     for players in args.players:
         report(players, args.games)

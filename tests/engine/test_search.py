@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from itertools import pairwise
 
 import numpy as np
 import pytest
@@ -172,7 +173,7 @@ def _worth_through_a_game(seed: int) -> dict[tuple[int, int], tuple[float, float
 def test_a_gold_lead_is_surer_the_fewer_cells_are_left_to_fill() -> None:
     worth = _worth_through_a_game(4)
     per_gold = [worth[key][0] for key in sorted(worth, key=lambda k: (k[0], -k[1]))]
-    assert all(later > earlier for earlier, later in zip(per_gold, per_gold[1:], strict=False))
+    assert all(later > earlier for earlier, later in pairwise(per_gold))
 
 
 def test_a_castle_held_into_the_last_epoch_is_worth_less_as_its_board_fills() -> None:
