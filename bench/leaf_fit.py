@@ -11,8 +11,6 @@ import numpy as np
 from engine.kernel import play, search
 from engine.kernel.batch import policy_games
 from engine.kernel.layout import (
-    CELLS,
-    EMPTY,
     EPOCH,
     EPOCHS,
     MAX_SEATS,
@@ -48,8 +46,9 @@ class Positions(NamedTuple):
 
 def collect(players: int, games: int) -> Positions:
     """Every turn of `games` heuristic self-play games."""
-    rules = kernel_rules(players, RuleSet())
-    played = policy_games(players, RuleSet(), range(SEED, SEED + games), ("heuristic",) * players)
+    rule_set = RuleSet()
+    rules = kernel_rules(players, rule_set)
+    played = policy_games(players, rule_set, range(SEED, SEED + games), ("heuristic",) * players)
     rows: list[tuple] = []
     reward = np.zeros(rules[MAX_SEATS])
     unseen = np.zeros(rules[TILE_CODES], dtype=np.int64)
@@ -66,13 +65,11 @@ def collect(players: int, games: int) -> Positions:
                     sum((r + 1) * state[castles_at(rules, seat, r)] for r in range(1, RANKS))
                     for seat in range(players)
                 ]
-                last = state[EPOCH] == rules[EPOCHS]
                 search.leaf_win_shares(state, rules, reward)
                 turns.append((
-                    board, projected[:players] - board, held,
-                    state[EMPTY] + rules[CELLS] * (rules[EPOCHS] - state[EPOCH]),
-                    rules[EPOCHS] - state[EPOCH],
-                    state[EMPTY] / rules[CELLS] if last else 1.0, reward[:players].copy(),
+                    board, projected[:players] - board, held, search.cells_left(state, rules),
+                    rules[EPOCHS] - state[EPOCH], search.reserve_share(state, rules),
+                    reward[:players].copy(),
                 ))  # fmt: skip
             play.apply_action(state, rules, int(action))
         final = np.array([state[gold_at(rules, seat)] for seat in range(players)])

@@ -16,7 +16,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from engine.kernel.compiled import kernel
+from engine.kernel.compiled import inline, kernel
 from engine.kernel.games import next_action
 from engine.kernel.layout import (
     ACTION_COUNT,
@@ -116,6 +116,19 @@ def new_tree(iterations: int, seats: int, actions: int) -> Tree:
 # ---------------------------------------------------------------- what a position is worth
 
 
+@inline
+def cells_left(state, rules) -> int:
+    """The cells still to fill in the game: this epoch's empty ones and every later board."""
+    return state[EMPTY] + rules[CELLS] * (rules[EPOCHS] - state[EPOCH])
+
+
+@inline
+def reserve_share(state, rules) -> float:
+    """The share of the held-castle reserve a leaf counts: all of it, but in the last epoch
+    only the empty cells' share (fewer chances to place a castle as the last board fills)."""
+    return state[EMPTY] / rules[CELLS] if final_epoch(state, rules) else 1.0
+
+
 @kernel
 def leaf_win_shares(state, rules, reward) -> None:
     """Each seat's expected win_share: exact when the game is over, else a logistic of the
@@ -140,11 +153,8 @@ def leaf_win_shares(state, rules, reward) -> None:
         for seat in range(players):
             reward[seat] = 1.0 / winners if strength[seat] == best else 0.0
         return
-    cells_left = state[EMPTY] + rules[CELLS] * (rules[EPOCHS] - state[EPOCH])
-    spread = SPREAD_PER_CELL[players - 2] * math.sqrt(max(cells_left, 1))
-    reserve = RESERVE_PER_RANK
-    if final_epoch(state, rules):  # fewer chances to place a castle as the last board fills
-        reserve *= state[EMPTY] / rules[CELLS]
+    spread = SPREAD_PER_CELL[players - 2] * math.sqrt(max(cells_left(state, rules), 1))
+    reserve = RESERVE_PER_RANK * reserve_share(state, rules)
     for seat in range(players):
         for rank in range(1, RANKS):
             strength[seat] += reserve * (rank + 1) * state[castles_at(rules, seat, rank)]
