@@ -13,11 +13,11 @@ from engine.kernel.layout import (
     EMPTY,
     EPOCH,
     LAST_PLACED,
-    MAX_SEATS,
     NEXT_FIRST,
     ORDER_FIRST,
     PENDING,
     PHASE,
+    PLAYERS,
     SUPPLY_SIZE,
     TO_MOVE,
 )
@@ -89,7 +89,7 @@ class Searcher:
         """Search from what the observation's seat knows; `include` actions are always tried."""
         rules, root, holds = kernel_position(observation)
         actions = play.action_count(rules)
-        key = (int(rules[MAX_SEATS]), actions)
+        key = (int(rules[PLAYERS]), actions)
         tree = self._trees.get(key)
         if tree is None:
             tree = self._trees[key] = search.new_tree(self.iterations, *key)

@@ -200,9 +200,9 @@ def richest_first(state, rules) -> int:
 
 @inline
 def epoch_gains(state, rules, epoch_index: int):
-    """The gains row of an epoch (0-based), per seat (a view)."""
+    """The gains row of an epoch (0-based), per seat playing (a view)."""
     at = gains_at(rules, epoch_index, 0)
-    return state[at : at + rules[MAX_SEATS]]
+    return state[at : at + rules[PLAYERS]]
 
 
 @inline
@@ -247,7 +247,7 @@ def end_epoch(state, rules) -> None:
 def score_filled_lines(state, rules, cell: int) -> None:
     """Score-as-you-go: pay out the lines the piece just placed on `cell` filled."""
     board = board_of(state, rules)
-    seats = rules[MAX_SEATS]
+    seats = rules[PLAYERS]
     rank = np.zeros(board.shape[0], dtype=np.int64)
     effective_ranks(board, rules, rank)
     gained = np.zeros(seats, dtype=np.int64)

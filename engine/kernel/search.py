@@ -25,7 +25,6 @@ from engine.kernel.layout import (
     EMPTY,
     EPOCH,
     EPOCHS,
-    MAX_SEATS,
     OVER,
     PHASE,
     PLACE,
@@ -136,7 +135,7 @@ def leaf_win_shares(state, rules, reward) -> None:
     narrowing as the cells left to fill run out."""
     players = rules[PLAYERS]
     phase = state[PHASE]
-    strength = np.zeros(rules[MAX_SEATS], dtype=np.float64)
+    strength = np.zeros(players, dtype=np.float64)
     if phase == TURN or phase == DRAWN or phase == PLACE:
         unseen = np.zeros(rules[TILE_CODES], dtype=np.int64)
         unseen_by(state, rules, state[TO_MOVE], unseen)
@@ -298,7 +297,7 @@ def paired_margin(root, work, rules, holds, first, second, samples, seed, settin
     `samples` deals, each played out (as a search's leaf) after either action from the same
     stream, so that both meet the same tiles and the difference carries little chance."""
     viewer = root[TO_MOVE]
-    seats = rules[MAX_SEATS]
+    seats = rules[PLAYERS]
     legal = np.zeros(rules[ACTION_COUNT], dtype=np.int64)
     values = np.zeros(legal.shape[0], dtype=np.float64)
     unseen = np.zeros(rules[TILE_CODES], dtype=np.int64)
@@ -330,7 +329,7 @@ def search(root, work, rules, holds, iterations, seed, settings, tree, include, 
     starting tiles in the supply, `holds` saying who holds one);
     `include` actions (-1 padded) are searched whatever their rank. Writes every root candidate,
     its visits and its expected win_share for the seat; returns how many candidates there are."""
-    seats = rules[MAX_SEATS]
+    seats = rules[PLAYERS]
     viewer = root[TO_MOVE]
     exploration = settings[EXPLORATION]
     widening = settings[WIDENING]
