@@ -4,7 +4,7 @@ seat to move, from what that seat sees.
 Greedy values an action by the margin it leaves (own gold − the best opponent's, the board
 scored as if the epoch ended now, plus gold banked). A placement changes only the row and the
 column segment through its cell (a wizard: the segments of the castles next to it; a
-mountain: the two lines it splits), so only those are rescored. A draw is worth the
+mountain: it cuts both in two), so only those are rescored. A draw is worth the
 expectation, over the tiles the seat has not seen, of each one's best placement.
 
 The heuristic adds a human player's habits: a castle is valued on its lines' expected worth at
@@ -30,7 +30,6 @@ from engine.kernel.layout import (
     GOLD_MINE,
     LINES,
     LONGEST,
-    MAX_SEATS,
     MOUNTAIN,
     NEIGHBOURS,
     PENDING,
@@ -56,8 +55,6 @@ from engine.kernel.layout import (
 )
 from engine.kernel.play import CASTLE_1, DRAW, PASS, PLACE_DRAWN, START, action_block
 from engine.kernel.scoring import (
-    add_board_gold,
-    add_line_gold,
     castle_rank,
     effective_ranks,
     score_gold,
@@ -75,7 +72,7 @@ HOLD_PER_EMPTY = 0.25  # the starting tile's option value per empty cell left
 TOLERANCE = 1e-9  # values this close to the best are ties
 
 # Columns of a segment's statistics in `scan_segments`.
-RESOURCES, HAZARDS, HAS_DRAGON, HAS_MINE, OPEN = 0, 1, 2, 3, 4
+RESOURCES, HAZARDS, DRAGONS, MINES, OPEN = 0, 1, 2, 3, 4
 
 
 class PolicyScratch(NamedTuple):
@@ -89,13 +86,13 @@ class PolicyScratch(NamedTuple):
     base: np.ndarray  # (segments,)
     totals: np.ndarray  # (seats,) gold with the board's
     gains: np.ndarray  # (seats,) a candidate's gold changes
-    spare: np.ndarray  # (2, seats) placement_gains' scratch
+    spare: np.ndarray  # (seats,) mountain_gains' scratch
 
 
 @kernel
 def policy_scratch(rules) -> PolicyScratch:
     """Fresh arrays for `action_values_in` under these rules."""
-    cells, seats = rules[CELLS], rules[MAX_SEATS]
+    cells, seats = rules[CELLS], rules[PLAYERS]
     segments = rules[LINES] * (rules[LONGEST] + 1)
     return PolicyScratch(
         np.zeros(cells, dtype=np.int64),
@@ -105,7 +102,7 @@ def policy_scratch(rules) -> PolicyScratch:
         np.zeros(segments, dtype=np.int64),
         np.zeros(seats, dtype=np.int64),
         np.zeros(seats, dtype=np.int64),
-        np.zeros((2, seats), dtype=np.int64),
+        np.zeros(seats, dtype=np.int64),
     )
 
 
@@ -123,12 +120,11 @@ def scan_segments(board, rules, rank):
 def scan_segments_into(board, rules, rank, of, stats, ranks, base) -> int:
     """`scan_segments` into arrays with room for every segment (`policy_scratch`'s); returns
     how many segments there are."""
-    of.fill(-1)
-    stats.fill(0)
-    ranks.fill(0)
     count = 0
     for line in range(rules[LINES]):
         axis = 0 if line < rules[ROWS] else 1
+        stats[count] = 0
+        ranks[count] = 0
         for position in range(rules[LONGEST]):
             cell = line_cell(rules, line, position)
             if cell < 0:
@@ -136,23 +132,26 @@ def scan_segments_into(board, rules, rank, of, stats, ranks, base) -> int:
             piece = board[cell]
             kind = piece_kind(rules, piece)
             if kind == MOUNTAIN:
+                of[cell, axis] = -1
                 count += 1
+                stats[count] = 0
+                ranks[count] = 0
                 continue
             of[cell, axis] = count
             value = piece_value(rules, piece)
             stats[count, RESOURCES if value > 0 else HAZARDS] += value
             if kind == DRAGON:
-                stats[count, HAS_DRAGON] = 1
+                stats[count, DRAGONS] += 1
             elif kind == GOLD_MINE:
-                stats[count, HAS_MINE] = 1
+                stats[count, MINES] += 1
             elif piece == 0:
                 stats[count, OPEN] += 1
             if kind == CASTLE:
                 ranks[count, piece_seat(rules, piece)] += rank[cell]
         count += 1
     for k in range(count):
-        base[k] = segment_base(stats[k, RESOURCES], stats[k, HAZARDS], stats[k, HAS_DRAGON] != 0,
-                               stats[k, HAS_MINE] != 0)  # fmt: skip
+        base[k] = segment_base(stats[k, RESOURCES], stats[k, HAZARDS], stats[k, DRAGONS] != 0,
+                               stats[k, MINES] != 0)  # fmt: skip
     return count
 
 
@@ -161,7 +160,7 @@ def placement_gains(board, rules, cell, tile, rank, wizard, of, stats, ranks, ba
                     spare) -> None:  # fmt: skip
     """Each seat's gold change (into `gains`) from the tile on the empty cell, from the
     segments it touches (`scan_segments`'s); it runs for every candidate (`spare`: a scratch
-    array of two rows as long as `gains`)."""
+    array as long as `gains`)."""
     gains.fill(0)
     kind = piece_kind(rules, tile)
     if kind == WIZARD:  # one rank more for each castle next to it, in both its segments
@@ -174,7 +173,7 @@ def placement_gains(board, rules, cell, tile, rank, wizard, of, stats, ranks, ba
                     gains[seat] += extra * (base[of[around, 0]] + base[of[around, 1]])
         return
     if kind == MOUNTAIN:
-        mountain_gains(board, rules, cell, tile, rank, gains, spare)
+        mountain_gains(board, rules, cell, rank, of, stats, ranks, base, gains, spare)
         return
     value = piece_value(rules, tile)
     for axis in range(2):
@@ -182,8 +181,8 @@ def placement_gains(board, rules, cell, tile, rank, wizard, of, stats, ranks, ba
         after = segment_base(
             stats[k, RESOURCES] + max(value, 0),
             stats[k, HAZARDS] + min(value, 0),
-            stats[k, HAS_DRAGON] != 0 or kind == DRAGON,
-            stats[k, HAS_MINE] != 0 or kind == GOLD_MINE,
+            stats[k, DRAGONS] != 0 or kind == DRAGON,
+            stats[k, MINES] != 0 or kind == GOLD_MINE,
         )
         change = after - base[k]
         if change:
@@ -192,25 +191,41 @@ def placement_gains(board, rules, cell, tile, rank, wizard, of, stats, ranks, ba
 
 
 @leaf
-def mountain_gains(board, rules, cell, tile, rank, gains, spare) -> None:
-    """A mountain's gains (into `gains`): it splits both its lines, so rescore them."""
-    spare.fill(0)
-    before, scratch = spare[0], spare[1]
-    for axis in range(2):
-        add_line_gold(board, cell_line(rules, cell, axis), rank, rules, before, scratch)
-    board[cell] = tile
+def mountain_gains(board, rules, cell, rank, of, stats, ranks, base, gains, before) -> None:
+    """A mountain's gains (into `gains`): it cuts the segment through its cell in each of its
+    lines in two, each part then paid on its own (`before`: a scratch as long as `gains`, the
+    castle ranks per seat on the part before the cell; the rest are after it)."""
     gains.fill(0)
     for axis in range(2):
-        add_line_gold(board, cell_line(rules, cell, axis), rank, rules, gains, scratch)
-    board[cell] = 0
-    for seat in range(gains.shape[0]):
-        gains[seat] -= before[seat]
+        k = of[cell, axis]
+        line = cell_line(rules, cell, axis)
+        before.fill(0)
+        resources = hazards = dragons = mines = 0
+        for position in range(rules[LONGEST]):
+            other = line_cell(rules, line, position)
+            if other == cell:
+                break
+            if of[other, axis] == k:
+                piece = board[other]
+                kind = piece_kind(rules, piece)
+                value = piece_value(rules, piece)
+                resources += max(value, 0)
+                hazards += min(value, 0)
+                dragons += kind == DRAGON
+                mines += kind == GOLD_MINE
+                before[piece_seat(rules, piece)] += rank[other]
+        first = segment_base(resources, hazards, dragons > 0, mines > 0)
+        second = segment_base(stats[k, RESOURCES] - resources, stats[k, HAZARDS] - hazards,
+                              stats[k, DRAGONS] > dragons, stats[k, MINES] > mines)  # fmt: skip
+        for seat in range(gains.shape[0]):
+            after = ranks[k, seat] - before[seat]
+            gains[seat] += first * before[seat] + second * after - base[k] * ranks[k, seat]
 
 
 @kernel
 def gold_with_board(state, rules):
     """Each seat's gold plus what the board pays if the epoch ended now."""
-    totals = state[rules[GOLD_AT] : rules[GOLD_AT] + rules[MAX_SEATS]].copy()
+    totals = state[rules[GOLD_AT] : rules[GOLD_AT] + rules[PLAYERS]].copy()
     score_gold(board_of(state, rules), rules, totals)
     return totals
 
@@ -264,7 +279,7 @@ def expected_fill(state, rules, unseen) -> float:
     for tile in range(unseen.shape[0]):
         total += piece_value(rules, tile) * unseen[tile]
     castles = 0
-    for slot in range(rules[CASTLES_AT], rules[CASTLES_AT] + rules[MAX_SEATS] * RANKS):
+    for slot in range(rules[CASTLES_AT], rules[CASTLES_AT] + rules[PLAYERS] * RANKS):
         castles += state[slot]
     share = min(1.0, max(0.0, (empties - castles / 2) / empties))
     return total / count * share
@@ -281,9 +296,9 @@ def castle_outlook(rank, effective, cell, epoch, placed, expected, of, stats) ->
         still_open = stats[k, OPEN] - others_open
         open_cells += still_open
         fill = expected * still_open
-        if stats[k, HAS_DRAGON]:
+        if stats[k, DRAGONS]:
             fill = min(fill, 0.0)
-        future += fill * (2 if stats[k, HAS_MINE] else 1)
+        future += fill * (2 if stats[k, MINES] else 1)
     outlook = effective * future - RISK_PER_EMPTY * effective * effective * open_cells
     if rank >= 2 and not placed and epoch < len(LATER_VALUE_PER_RANK):
         outlook -= rank * LATER_VALUE_PER_RANK[epoch]
@@ -312,11 +327,11 @@ def action_values_in(state, rules, unseen, legal, count, heuristic, draw_value, 
     totals, gains, spare = scratch.totals, scratch.gains, scratch.spare
     effective_ranks(board, rules, rank)
     wizard = wizard_cell(board, rules)
-    scan_segments_into(board, rules, rank, of, stats, ranks, base)
+    segments = scan_segments_into(board, rules, rank, of, stats, ranks, base)
     for other in range(totals.shape[0]):  # each seat's gold plus what the board pays now
         totals[other] = state[gold_at(rules, other)]
-    gains.fill(0)
-    add_board_gold(board, rules, rank, totals, gains)
+        for k in range(segments):
+            totals[other] += base[k] * ranks[k, other]
     expected = expected_fill(state, rules, unseen) if heuristic else 0.0
     empties = 0
     for cell in range(board.shape[0]):
@@ -405,7 +420,7 @@ def unseen_by(state, rules, seat, unseen) -> None:
     tiles, into `unseen`."""
     for tile in range(rules[TILE_CODES]):
         unseen[tile] = state[supply_at(rules, tile)]
-    for other in range(rules[MAX_SEATS]):
+    for other in range(rules[PLAYERS]):
         tile = state[held_at(rules, other)]
         if other != seat and tile:
             unseen[tile] += 1

@@ -115,13 +115,7 @@ def score_gold(board, rules, gold) -> None:
     """Add each seat's gold for the epoch on this board to `gold`."""
     rank = np.zeros(board.shape[0], dtype=np.int64)
     effective_ranks(board, rules, rank)
-    add_board_gold(board, rules, rank, gold, np.zeros(gold.shape[0], dtype=np.int64))
-
-
-@leaf
-def add_board_gold(board, rules, rank, gold, ranks) -> None:
-    """Add each seat's gold for the epoch on this board to `gold`, its castles at their
-    effective `rank` (per cell); `ranks`: zeros as long as `gold`, a scratch."""
+    ranks = np.zeros(gold.shape[0], dtype=np.int64)
     for line in range(rules[LINES]):
         add_line_gold(board, line, rank, rules, gold, ranks)
 

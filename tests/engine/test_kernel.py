@@ -355,11 +355,11 @@ def test_incremental_gains_are_the_board_rescored() -> None:
             board[cell] = tiles.pop()
         for cell in cells[9:]:
             board[cell] = pieces.castle(rng.randrange(3), rng.randint(1, 4))
-        before = np.zeros(pieces.MAX_SEATS, dtype=np.int64)
+        before = np.zeros(3, dtype=np.int64)
         scoring.score_gold(board, tables, before)
         for tile in set(tiles):
             for cell in np.flatnonzero(board == 0):
-                after = np.zeros(pieces.MAX_SEATS, dtype=np.int64)
+                after = np.zeros(3, dtype=np.int64)
                 placed = board.copy()
                 placed[cell] = tile
                 scoring.score_gold(placed, tables, after)
@@ -371,9 +371,9 @@ def _gains(board: np.ndarray, tables, cell: int, tile: int) -> list[int]:
     rank = np.zeros(board.shape[0], dtype=np.int64)
     scoring.effective_ranks(board, tables, rank)
     of, stats, ranks, base = scan_segments(board, tables, rank)
-    gains = np.zeros(pieces.MAX_SEATS, dtype=np.int64)
+    gains = np.zeros(ranks.shape[1], dtype=np.int64)
     wizard = scoring.wizard_cell(board, tables)
-    spare = np.zeros((2, pieces.MAX_SEATS), dtype=np.int64)
+    spare = np.zeros(ranks.shape[1], dtype=np.int64)
     placement_gains(board, tables, cell, tile, rank, wizard, of, stats, ranks, base, gains, spare)
     return gains.tolist()
 
