@@ -37,14 +37,15 @@ NEIGHBOURS_AT = 20  # (CELLS, NEIGHBOURS) orthogonal neighbours, -1 padded
 PIECES_AT = 21  # (codes, PIECE_COLUMNS) kind, value, seat, rank of every piece code
 CASTLE_CODE_AT = 22  # (SEATS, RANKS) the piece code of each seat's castle of rank 1..4
 ACTION_IDS_AT = 23  # (blocks + 1,) the first id of every action block, then ACTION_COUNT
+ACTION_BLOCKS_AT = 24  # (ACTION_COUNT,) the block of every action id
 # Slots of the rules' header: where each part of a state begins in the state array.
-GOLD_AT = 24  # (SEATS,)
-CASTLES_AT = 25  # (SEATS, RANKS) castles left of rank 1..4
-HELD_AT = 26  # (SEATS,) each seat's starting tile, 0 for none
-SUPPLY_AT = 27  # (TILE_CODES,) tiles left to draw (or deal, or choose)
-GAINS_AT = 28  # (MAX_EPOCHS, SEATS) gold gained in every epoch
-STATE_SIZE = 29
-HEADER = 30
+GOLD_AT = 25  # (SEATS,)
+CASTLES_AT = 26  # (SEATS, RANKS) castles left of rank 1..4
+HELD_AT = 27  # (SEATS,) each seat's starting tile, 0 for none
+SUPPLY_AT = 28  # (TILE_CODES,) tiles left to draw (or deal, or choose)
+GAINS_AT = 29  # (MAX_EPOCHS, SEATS) gold gained in every epoch
+STATE_SIZE = 30
+HEADER = 31
 
 RANKS = 4  # castle ranks 1..4
 NEIGHBOURS = 4  # room for a cell's orthogonal neighbours

@@ -11,8 +11,8 @@ import numpy as np
 from engine.actions import CASTLE_BLOCKS, Block
 from engine.kernel.compiled import inline, kernel, leaf
 from engine.kernel.layout import (
+    ACTION_BLOCKS_AT,
     ACTION_COUNT,
-    ACTION_IDS_AT,
     BOARD_AT,
     CASTLE,
     CASTLE_COUNTS_AT,
@@ -265,13 +265,9 @@ def score_filled_lines(state, rules, cell: int) -> None:
 @inline
 def action_block(rules, action: int) -> int:
     """The action block (engine/actions.py's Block) an action id lies in, -1 for none."""
-    ids = rules[ACTION_IDS_AT]
-    if action < rules[ids] or action >= rules[ACTION_COUNT]:
+    if action < 0 or action >= rules[ACTION_COUNT]:
         return -1
-    block = 0
-    while rules[ids + block + 1] <= action:
-        block += 1
-    return block
+    return rules[rules[ACTION_BLOCKS_AT] + action]
 
 
 @inline

@@ -66,6 +66,7 @@ def _tables(players: int, rules: RuleSet) -> dict[int, np.ndarray]:
         around = sorted(geo.neighbours(cell))
         neighbours[cell, : len(around)] = around
     seats, ranks = range(pieces.MAX_SEATS), range(1, layout.RANKS + 1)
+    codes = action_codes(rules.cells)
     return {
         layout.CASTLE_COUNTS_AT: np.array(rules.castles(players)),
         layout.FULL_SUPPLY_AT: supply,
@@ -74,7 +75,8 @@ def _tables(players: int, rules: RuleSet) -> dict[int, np.ndarray]:
         layout.NEIGHBOURS_AT: neighbours,
         layout.PIECES_AT: piece_table(),
         layout.CASTLE_CODE_AT: np.array([[pieces.castle(s, r) for r in ranks] for s in seats]),
-        layout.ACTION_IDS_AT: np.array(action_codes(rules.cells).first_ids()),
+        layout.ACTION_IDS_AT: np.array(codes.first_ids()),
+        layout.ACTION_BLOCKS_AT: np.array([codes.decode(a)[0] for a in range(codes.size)]),
     }
 
 
