@@ -366,6 +366,27 @@ def test_incremental_gains_are_the_board_rescored() -> None:
                 assert _gains(board, tables, int(cell), tile) == (after - before).tolist()
 
 
+def test_the_segments_pay_what_the_board_scores() -> None:
+    """The policies' segments (their base times each seat's castle ranks, summed) pay each seat
+    what scoring the board pays it: the valuing takes the board's gold from them."""
+    rng = random.Random(10)
+    rules = RuleSet()
+    tables = kernel_rules(3, rules)
+    for _ in range(30):
+        board = np.zeros(rules.cells, dtype=np.int64)
+        cells = rng.sample(range(rules.cells), 20)
+        for cell, tile in zip(cells[:10], rng.sample(rules.tiles, 10), strict=True):
+            board[cell] = tile
+        for cell in cells[10:]:
+            board[cell] = pieces.castle(rng.randrange(3), rng.randint(1, 4))
+        gold = np.zeros(3, dtype=np.int64)
+        scoring.score_gold(board, tables, gold)
+        rank = np.zeros(rules.cells, dtype=np.int64)
+        scoring.effective_ranks(board, tables, rank)
+        _, _, ranks, base = scan_segments(board, tables, rank)
+        assert (base[:, None] * ranks).sum(axis=0).tolist() == gold.tolist()
+
+
 def _gains(board: np.ndarray, tables, cell: int, tile: int) -> list[int]:
     """The policies' incremental gains of one placement."""
     rank = np.zeros(board.shape[0], dtype=np.int64)
