@@ -13,7 +13,6 @@ from engine.kernel.batch import policy_games
 from engine.kernel.layout import (
     EPOCH,
     EPOCHS,
-    MAX_SEATS,
     PHASE,
     RANKS,
     TILE_CODES,
@@ -50,9 +49,9 @@ def collect(players: int, games: int) -> Positions:
     rules = kernel_rules(players, rule_set)
     played = policy_games(players, rule_set, range(SEED, SEED + games), ("heuristic",) * players)
     rows: list[tuple] = []
-    reward = np.zeros(rules[MAX_SEATS])
+    reward = np.zeros(players)
     unseen = np.zeros(rules[TILE_CODES], dtype=np.int64)
-    projected = np.zeros(rules[MAX_SEATS])
+    projected = np.zeros(players)
     for game in range(games):
         state = play.new_state(rules)
         turns = []
@@ -60,16 +59,16 @@ def collect(players: int, games: int) -> Positions:
             if state[PHASE] == TURN:
                 unseen_by(state, rules, state[TO_MOVE], unseen)
                 projected_gold(state, rules, unseen, projected, 1.0)
-                board = gold_with_board(state, rules)[:players]
+                board = gold_with_board(state, rules)
                 held = [
                     sum((r + 1) * state[castles_at(rules, seat, r)] for r in range(1, RANKS))
                     for seat in range(players)
                 ]
                 search.leaf_win_shares(state, rules, reward)
                 turns.append((
-                    board, projected[:players] - board, held, search.cells_left(state, rules),
+                    board, projected - board, held, search.cells_left(state, rules),
                     rules[EPOCHS] - state[EPOCH], search.reserve_share(state, rules),
-                    reward[:players].copy(),
+                    reward.copy(),
                 ))  # fmt: skip
             play.apply_action(state, rules, int(action))
         final = np.array([state[gold_at(rules, seat)] for seat in range(players)])

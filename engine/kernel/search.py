@@ -145,7 +145,7 @@ def leaf_win_shares(state, rules, reward) -> None:
         for seat in range(players):
             strength[seat] = state[gold_at(rules, seat)]
     if phase == OVER:
-        best = strength[:players].max()
+        best = strength.max()
         winners = 0
         for seat in range(players):
             winners += strength[seat] == best
@@ -157,7 +157,7 @@ def leaf_win_shares(state, rules, reward) -> None:
     for seat in range(players):
         for rank in range(1, RANKS):
             strength[seat] += reserve * (rank + 1) * state[castles_at(rules, seat, rank)]
-    top = strength[:players].max()
+    top = strength.max()
     total = 0.0
     for seat in range(players):
         reward[seat] = math.exp((strength[seat] - top) / spread)
