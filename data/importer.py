@@ -10,8 +10,8 @@ from pathlib import Path
 import duckdb
 
 from data.lake import Lake
+from data.played import PlayedGame, PlayedGames
 from data.reader import execute
-from data.rows import PlayedGame
 from data.store import store_games
 from engine.record import (
     RecordError,
@@ -46,7 +46,6 @@ def played_from_text(text: str) -> PlayedGame:
         players=record.players,
         rules=record.rules,
         history=list(state.history),
-        epoch_gains=[list(g) for g in state.epoch_gains],
         players_names=record.names,
         agents=record.agents,
         seed=record.seed,
@@ -77,7 +76,7 @@ def parse_records(named: Named) -> tuple[list[tuple[str, PlayedGame]], list[str]
 
 def store_records(lake: Lake, games: Sequence[PlayedGame], errors: list[str]) -> ImportReport:
     """Add the good records' games to the lake as one `recorded` batch."""
-    stored = store_games(lake, games, SOURCE)
+    stored = store_games(lake, PlayedGames.of(games), SOURCE)
     return ImportReport(stored.added, stored.duplicates, errors)
 
 

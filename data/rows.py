@@ -1,6 +1,6 @@
 """Turn played games into the lake's tables (Arrow), many games at a time.
 
-A game arrives as its list of actions (the engine's history) plus who played it. The kernel
+The games arrive as a batch (data/played.py): their actions and who played them. The kernel
 replays every game of a batch in one compiled pass (engine/kernel/replay.py): the turns, with
 how many legal actions each mover had, the deals, every epoch's scored board and the gains.
 The rest (castles, impacts, seats) is computed from those arrays for the whole batch at once.
@@ -8,17 +8,14 @@ The rest (castles, impacts, seats) is computed from those arrays for the whole b
 
 from __future__ import annotations
 
-import hashlib
-from collections.abc import Callable, Sequence
-from dataclasses import InitVar, dataclass, field
+from collections.abc import Sequence
 from datetime import datetime
-from functools import cache
-from itertools import chain
 
 import numba
 import numpy as np
 import pyarrow as pa
 
+from data.played import PlayedGames, Setups
 from data.schema import ENGINE_VERSION, KINDS, TABLE_SCHEMAS, VALUE_OFFSET
 from engine import moves, pieces
 from engine.kernel.batch import SEATS, BoardScores, score_boards
@@ -30,66 +27,9 @@ from engine.kernel.replay import (
     replay_games,
 )
 from engine.outcome import seat_outcomes
-from engine.rules import RuleSet
 
 CASTLE, DRAW, START = (KINDS.index(kind) for kind in ("castle", "draw", "start"))
 SEAT_NAMES = tuple(pieces.SEAT_LETTERS)
-
-
-@dataclass
-class PlayedGame:
-    """A finished game as the engine played (or replayed) it. Its history is kept as bytes:
-    a batch holds thousands of games, and a list of ints costs eight times the memory."""
-
-    players: int
-    rules: RuleSet
-    history: InitVar[Sequence[int] | np.ndarray]
-    epoch_gains: list[list[int]]  # as played; the stored gains are the kernel replay's
-    players_names: Sequence[str]  # games played from one plan share these
-    agents: Sequence[str | None]
-    seed: int | None = None
-    tags: dict[str, str] = field(default_factory=dict)
-    unseen_starts: Sequence[tuple[int, int]] = ()  # (epoch, seat): a `?` never placed
-    actions: bytes = field(init=False)  # the history as bytes (every action id is below 256)
-    game_id: int = field(init=False)
-
-    def __post_init__(self, history: Sequence[int] | np.ndarray) -> None:
-        # Worked out at once: every game is identified before it is stored.
-        self.actions = bytes(bytearray(history))  # twice as fast as bytes() of a list
-        self.game_id = game_id(self.rules, self.players, self.actions)
-
-
-def game_id(rules: RuleSet, players: int, history: Sequence[int]) -> int:
-    """A stable id: a hash of the rule set, the player count and every action."""
-    digest = _setup_hash(rules, players).copy()  # the setup is hashed once, not once a game
-    digest.update(bytes(history))
-    return int.from_bytes(digest.digest(), "big") >> 1
-
-
-@cache
-def _setup_hash(rules: RuleSet, players: int):
-    """The hash of the rules and the player count, which every game id goes on from."""
-    setup = f"{rules.edition}|{rules.variant_text()}|{players}|"
-    return hashlib.blake2b(setup.encode(), digest_size=8)
-
-
-@dataclass(frozen=True)
-class Setups:
-    """A batch's distinct setups (player count, rules), and each game's as an index into
-    them: what follows from the rules is worked out once per setup, not once per game."""
-
-    code: np.ndarray
-    distinct: list[tuple[int, RuleSet]]
-
-    @classmethod
-    def of(cls, games: Sequence[PlayedGame]) -> Setups:
-        index: dict[tuple[int, RuleSet], int] = {}
-        codes = [index.setdefault((g.players, g.rules), len(index)) for g in games]
-        return cls(np.array(codes, dtype=np.int64), list(index))
-
-    def per_game(self, value: Callable[[int, RuleSet], object], dtype=None) -> np.ndarray:
-        """`value(players, rules)` for every game."""
-        return np.array([value(*setup) for setup in self.distinct], dtype=dtype)[self.code]
 
 
 # ---------------------------------------------------------------------------- Arrow helpers
@@ -113,22 +53,6 @@ def _deals(deals: np.ndarray) -> pa.ListArray:
     return pa.ListArray.from_arrays(offsets, pa.array(dealt[dealt > 0].astype(np.uint8)))
 
 
-def _tags(games: Sequence[PlayedGame]) -> pa.MapArray:
-    """The records' tags, one map per game (built from flat keys and values: fast)."""
-    tags = [g.tags for g in games]
-    offsets = np.r_[0, np.cumsum(list(map(len, tags)))].astype(np.int32)
-    keys = pa.array(list(chain.from_iterable(tags)), pa.string())
-    values = pa.array(list(chain.from_iterable(map(dict.values, tags))), pa.string())
-    return pa.MapArray.from_arrays(offsets, keys, values)
-
-
-def _unseen_starts(games: Sequence[PlayedGame]) -> pa.ListArray:
-    """Each game's starting tiles nobody saw, as positions in its `deals` (the tile stored
-    there stands in for one: it was never placed)."""
-    positions = [[(e - 1) * g.players + s for e, s in g.unseen_starts] for g in games]
-    return pa.array(positions, pa.list_(pa.uint8()))
-
-
 def _table(name: str, columns: list[pa.Array]) -> pa.Table:
     return pa.Table.from_arrays(columns, schema=TABLE_SCHEMAS[name])
 
@@ -136,16 +60,13 @@ def _table(name: str, columns: list[pa.Array]) -> pa.Table:
 # ---------------------------------------------------------------------------- the tables
 
 
-def build_tables(games: Sequence[PlayedGame], created: datetime) -> dict[str, pa.Table]:
+def build_tables(games: PlayedGames, created: datetime) -> dict[str, pa.Table]:
     """The stored tables of a batch of games, sorted by game id (the games replayed by the
     kernel); ReplayError, naming the game, for one whose actions the rules refuse."""
-    ids = np.array([g.game_id for g in games], dtype=np.int64)
-    order = np.argsort(ids, kind="stable")
-    games, ids = [games[i] for i in order], ids[order]
-    count = len(games)
-    setups = Setups.of(games)
+    games = games[np.argsort(games.ids, kind="stable")]
+    ids, setups, count = games.ids, games.setups, len(games)
     players = setups.per_game(lambda players, _: players, np.int64)
-    replayed = _replay(games, ids, setups)
+    replayed = _replay(games)
     turns = replayed.turns
     epochs = int(replayed.epochs.max(initial=1))  # the most any game of the batch played
     gains = replayed.gains[:, :epochs]
@@ -162,24 +83,22 @@ def build_tables(games: Sequence[PlayedGame], created: datetime) -> dict[str, pa
     first_seat = turns.seat[np.minimum(np.cumsum(plies) - plies, max(len(turns.seat) - 1, 0))]
 
     deals = replayed.deals[:, :epochs]
-    tables = {
-        "games": _games_table(games, ids, setups, players, plies, first_seat, deals, created),
-        "seats": _seats_table(games, ids, players, final, first_seat),
+    return {
+        "games": _games_table(games, players, plies, first_seat, deals, created),
+        "seats": _seats_table(games, players, final, first_seat),
         "moves": _moves_table(ids, turns, players, board, scores),
         "epoch_scores": _epoch_table(ids, played, gains, start),
     }
-    return tables
 
 
-def _replay(games: Sequence[PlayedGame], ids: np.ndarray, setups: Setups) -> Replayed:
+def _replay(games: PlayedGames) -> Replayed:
     """Every game's actions replayed by the kernel, its turns' kinds coded as `moves` stores
     them; ReplayError naming the game id for a list the rules refuse."""
-    actions = np.frombuffer(b"".join(g.actions for g in games), dtype=np.uint8)
-    offsets = np.r_[0, np.cumsum([len(g.actions) for g in games])]
+    setups = games.setups
     try:
-        replayed = replay_games(setups.distinct, setups.code, actions, offsets)
+        replayed = replay_games(setups.distinct, setups.code, games.actions, games.offsets)
     except ReplayError as error:
-        raise ReplayError(error.game, error.ply, error.reason, ids[error.game]) from None
+        raise ReplayError(error.game, error.ply, error.reason, games.ids[error.game]) from None
     replayed.turns.kind[:] = _STORED_KINDS[replayed.turns.kind]
     return replayed
 
@@ -205,34 +124,37 @@ def _epoch_scores(boards: np.ndarray, setups: Setups) -> BoardScores:
     return BoardScores(**whole)
 
 
-def _games_table(games, ids, setups: Setups, players, plies, first_seat, deals, created):
-    count = len(games)
+def _games_table(games: PlayedGames, players, plies, first_seat, deals, created) -> pa.Table:
+    count, setups = len(games), games.setups
     editions = sorted({rules.edition for _, rules in setups.distinct})
     variants = sorted({rules.variant_text() for _, rules in setups.distinct})
     edition = setups.per_game(lambda _, rules: editions.index(rules.edition))
     variant = setups.per_game(lambda _, rules: variants.index(rules.variant_text()))
-    seeds = [g.seed for g in games]
     return _table(
         "games",
         [
-            pa.array(ids),
+            pa.array(games.ids),
             _dictionary(edition, editions),
             _dictionary(variant, variants),
             _int(players, "int8"),
-            pa.array(seeds, pa.int64()),
+            games.seeds,
             _dictionary(first_seat, SEAT_NAMES),
             _int(plies, "int16"),
             pa.repeat(pa.scalar(created, pa.timestamp("ms", tz="UTC")), count),
             _dictionary(np.zeros(count), [ENGINE_VERSION]),
-            _tags(games),
+            games.tags,
             _deals(deals),
-            _unseen_starts(games),
-            pa.array([g.actions for g in games], pa.binary()),
+            games.unseen_starts,
+            pa.BinaryArray.from_buffers(
+                pa.binary(),
+                count,
+                [None, pa.py_buffer(games.offsets.astype(np.int32)), pa.py_buffer(games.actions)],
+            ),
         ],
     )
 
 
-def _seats_table(games, ids, players, final, first_seat) -> pa.Table:
+def _seats_table(games: PlayedGames, players, final, first_seat) -> pa.Table:
     outcome = seat_outcomes(final, players)
     game_index, seat = np.nonzero(outcome.seated)  # game by game, seat by seat
     position = (seat - first_seat[game_index]) % players[game_index] + 1
@@ -240,8 +162,10 @@ def _seats_table(games, ids, players, final, first_seat) -> pa.Table:
         column[outcome.seated]
         for column in (outcome.rank, outcome.win_share, outcome.utility, outcome.margin)
     )
-    names, seat_agents, line_up_seat = _line_ups(games)
-    at = pa.array(line_up_seat[game_index] + seat)  # each row's seat among the line-ups'
+    names = [name for line_up, _ in games.line_ups for name in line_up]
+    seat_agents = [agent for _, line_up in games.line_ups for agent in line_up]
+    first = np.r_[0, np.cumsum([len(line_up) for line_up, _ in games.line_ups])]
+    at = pa.array(first[games.line_up[game_index]] + seat)  # each row's seat among the line-ups'
     agents = sorted({a for a in seat_agents if a})
     code: dict[str | None, int] = {agent: index for index, agent in enumerate(agents)}
     agent_codes = np.array([code.get(agent, 0) for agent in seat_agents], dtype=np.int8)
@@ -249,7 +173,7 @@ def _seats_table(games, ids, players, final, first_seat) -> pa.Table:
     return _table(
         "seats",
         [
-            pa.array(ids[game_index]),
+            pa.array(games.ids[game_index]),
             _dictionary(seat, SEAT_NAMES),
             pa.array(names, type=pa.string()).take(at),
             _dictionary(agent_codes, agents or [""], no_agent).take(at),
@@ -261,21 +185,6 @@ def _seats_table(games, ids, players, final, first_seat) -> pa.Table:
             _int(margin, "int16"),
         ],
     )
-
-
-def _line_ups(games: Sequence[PlayedGame]) -> tuple[list[str], list[str | None], np.ndarray]:
-    """The players and agents of every distinct line-up, seat after seat, and where each
-    game's first seat is among them. Games that share their lists are looked up once."""
-    shared: dict[tuple[int, int], int] = {}
-    first = [shared.setdefault((id(g.players_names), id(g.agents)), i) for i, g in enumerate(games)]
-    names: list[str] = []
-    agents: list[str | None] = []
-    start = np.zeros(len(games), dtype=np.int64)
-    for i in shared.values():
-        start[i] = len(names)
-        names += games[i].players_names
-        agents += games[i].agents
-    return names, agents, start[first]
 
 
 def _moves_table(ids, turns: ReplayedTurns, players, board, scores: BoardScores) -> pa.Table:

@@ -14,13 +14,14 @@ from dataclasses import dataclass, fields
 from functools import cached_property
 from pathlib import Path
 
+import numpy as np
 from tqdm import tqdm
 
 from data.lake import Lake
 from data.memory import collector_paused, keep_freed_memory
-from data.rows import PlayedGame
+from data.played import PlayedGame, PlayedGames
 from data.shards import Shard, committed_shards, mark_committed, plan_key
-from data.store import Stored, commit, new_games, stage_games
+from data.store import Stored, commit, stage_games
 from engine.agents import UnknownAgentError, make_agent, search_budget
 from engine.agents import play_game as play_agents
 from engine.executors import Executor, LocalExecutor
@@ -52,57 +53,46 @@ class Plan:
     seed: int = 0
     batch_size: int = DEFAULT_BATCH
 
-    def seating(self, index: int) -> tuple[int, tuple[str, ...], bool]:
-        """Player count, the agent of every seat for game `index`, and whether all are random."""
-        return self._seatings[index % len(self._seatings)]
-
     @cached_property
-    def _seatings(self) -> list[tuple[int, tuple[str, ...], bool]]:
-        """The seatings in turn: the player counts cycle, and the agents rotate a seat every
-        time the player counts come round, so they repeat after this many games."""
+    def seatings(self) -> list[tuple[int, tuple[str, ...]]]:
+        """The player count and the agent of every seat, game after game in a cycle: the
+        player counts cycle, and the agents rotate a seat every time the player counts come
+        round, so they repeat after this many games."""
         seatings = []
         for index in range(len(self.players) * len(self.agents)):
             players = self.players[index % len(self.players)]
             rotate = index // len(self.players)
             agents = tuple(self.agents[(rotate + s) % len(self.agents)] for s in range(players))
-            seatings.append((players, agents, set(agents) == {RANDOM}))
+            seatings.append((players, agents))
         return seatings
 
 
-def plan_game(plan: Plan, index: int) -> PlayedGame:
-    """Play game `index` of the plan."""
-    return plan_games(plan, index, index + 1)[0]
-
-
-def _game_seed(plan: Plan, index: int) -> int:
-    return plan.seed * SEED_STRIDE + index
-
-
-def plan_games(plan: Plan, start: int, stop: int) -> list[PlayedGame]:
-    """Play games [start, stop) of the plan; those whose seats are all compiled policies
-    (random, greedy, heuristic) are played by the kernel, all of a seating at once."""
-    games: dict[int, PlayedGame] = {}
-    compiled: dict[tuple[int, tuple[str, ...]], list[int]] = {}  # seating -> game indexes
-    for index in range(start, stop):
-        players, agents, _ = plan.seating(index)
-        if all(name in POLICIES for name in agents):
-            compiled.setdefault((players, agents), []).append(index)
+def plan_games(plan: Plan, start: int, stop: int) -> PlayedGames:
+    """Play games [start, stop) of the plan, in order; those whose seats are all compiled
+    policies (random, greedy, heuristic) are played by the kernel, all of a seating at once."""
+    parts, indexes = [], []
+    cycle = len(plan.seatings)
+    for first, (players, agents) in enumerate(plan.seatings):
+        seating = np.arange(start + (first - start) % cycle, stop, cycle)
+        if not len(seating):
             continue
-        seed = _game_seed(plan, index)
-        seated = [make_agent(name, f"{seed}:{seat}") for seat, name in enumerate(agents)]
-        state = play_agents(Game(players, plan.rules), seated, seed)
-        games[index] = PlayedGame(
-            players, plan.rules, state.history, state.epoch_gains, agents, agents, seed
-        )
-    for (players, agents), indexes in compiled.items():
-        seeds = [_game_seed(plan, index) for index in indexes]
-        played = policy_games(players, plan.rules, seeds, agents)
-        for k, (index, seed) in enumerate(zip(indexes, seeds, strict=True)):
-            gains = played.epoch_gains(k, players)
-            games[index] = PlayedGame(
-                players, plan.rules, played.history(k), gains, agents, agents, seed
-            )
-    return [games[index] for index in range(start, stop)]
+        seeds = plan.seed * SEED_STRIDE + seating
+        if all(name in POLICIES for name in agents):
+            played = policy_games(players, plan.rules, seeds, agents)
+            parts.append(PlayedGames.played(players, plan.rules, played, seeds, agents))
+        else:
+            searched = [_searched(plan, players, agents, seed) for seed in seeds.tolist()]
+            parts.append(PlayedGames.of(searched))
+        indexes.append(seating)
+    order = np.argsort(np.concatenate([np.zeros(0, np.int64), *indexes]))
+    return PlayedGames.joined(parts)[order]
+
+
+def _searched(plan: Plan, players: int, agents: tuple[str, ...], seed: int) -> PlayedGame:
+    """One game played by the engine's agents (search among them), seeded by `seed`."""
+    seated = [make_agent(name, f"{seed}:{seat}") for seat, name in enumerate(agents)]
+    state = play_agents(Game(players, plan.rules), seated, seed)
+    return PlayedGame(players, plan.rules, state.history, agents, agents, seed)
 
 
 def check_agents(agents: Sequence[str]) -> None:
@@ -145,8 +135,8 @@ def play_batch(lake_root: str, run: str, plan: Plan, start: int, stop: int) -> S
     """Play games [start, stop) and stage those not known to be stored (a Dask worker knows
     none: the commit leaves them out) as one batch in the lake at `lake_root`."""
     with collector_paused():
-        fresh = new_games(plan_games(plan, start, stop), _EXISTING)
-        staging = str(stage_games(Lake(lake_root), fresh, run)) if fresh else ""
+        fresh = plan_games(plan, start, stop).unknown(_EXISTING)
+        staging = str(stage_games(Lake(lake_root), fresh, run)) if len(fresh) else ""
     return ShardResult(start, stop, staging)
 
 

@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 
 from data.aggregates import aggregate_tables
 from data.lake import Batch, Lake
-from data.rows import PlayedGame, build_tables
+from data.played import PlayedGames
+from data.rows import build_tables
 
 
 @dataclass
@@ -20,7 +20,7 @@ class Stored:
     duplicates: int = 0
 
 
-def stage_games(lake: Lake, games: Sequence[PlayedGame], run: str) -> Path:
+def stage_games(lake: Lake, games: PlayedGames, run: str) -> Path:
     """Stage one batch of games (their rows and aggregates) in a run's staging area."""
     tables = build_tables(games, datetime.now(UTC))
     return lake.stage({**tables, **aggregate_tables(tables)}, run)
@@ -31,18 +31,11 @@ def commit(lake: Lake, staging: Path, source: str) -> Batch | None:
     return lake.commit(staging, source, aggregate_tables)
 
 
-def new_games(games: Sequence[PlayedGame], known: Collection[int]) -> list[PlayedGame]:
-    """The games not in `known`, each once, in order."""
-    unique = {g.game_id: g for g in games if g.game_id not in known}
-    return list(unique.values())
-
-
-def store_games(lake: Lake, games: Sequence[PlayedGame], source: str) -> Stored:
+def store_games(lake: Lake, games: PlayedGames, source: str) -> Stored:
     """Add games to the lake as one batch of `source`, leaving out those it already holds."""
-    stored_already = lake.stored_among([g.game_id for g in games])  # checked again at commit
-    fresh = new_games(games, stored_already)
+    fresh = games.unknown(lake.stored_among(games.ids.tolist()))  # checked again at commit
     stored = Stored(duplicates=len(games))
-    if fresh:
+    if len(fresh):
         with lake.staging_run() as run:
             batch = commit(lake, stage_games(lake, fresh, run), source)
         stored.added = batch.games if batch else 0

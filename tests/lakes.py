@@ -6,6 +6,7 @@ from pathlib import Path
 
 from data.importer import import_records
 from data.lake import Lake
+from data.played import PlayedGame, PlayedGames
 from data.simulate import Plan, simulate
 from engine.rules import rule_set
 
@@ -23,6 +24,16 @@ def seeded_lake(folder: Path) -> Lake:
     simulate(lake, Plan(9, agents=("greedy", "random"), seed=10), progress=False)
     assert import_records(lake, sorted(RECORDS.glob("*.kgn"))).errors == []
     return lake
+
+
+def one_by_one(games: PlayedGames) -> list[PlayedGame]:
+    """A batch of simulated games as single games (no tags, every starting tile seen)."""
+    seeds, ends = games.seeds.to_pylist(), games.offsets
+    return [
+        PlayedGame(*games.setups.distinct[setup], games.actions[ends[g] : ends[g + 1]],
+                   *games.line_ups[games.line_up[g]], seeds[g])
+        for g, setup in enumerate(games.setups.code)
+    ]  # fmt: skip
 
 
 def scratch_lake(folder: Path) -> Lake:

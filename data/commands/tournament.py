@@ -8,12 +8,10 @@ from typing import TYPE_CHECKING
 from data.commands.cluster_options import add_cluster_argument, cluster_executor
 from engine.commands import tournament as engine_tournament
 from engine.rules import RuleSet, rule_set
-from engine.state import Game
 from engine.tournament import GameResult
-from engine.turns import final_state
 
 if TYPE_CHECKING:
-    from data.rows import PlayedGame
+    from data.played import PlayedGame
 
 NAME = engine_tournament.NAME
 HELP = engine_tournament.HELP + " With --lake, its games are added to the lake."
@@ -38,24 +36,24 @@ def run(args: argparse.Namespace) -> int:
     with cluster_executor(args, max(1, args.workers)) as executor:
         results = engine_tournament.play(args, executor)
     if lake is not None:
+        from data.played import PlayedGames
         from data.simulate import SOURCE
         from data.store import store_games
 
         rules = rule_set(args.edition, args.variants)
-        store_games(lake, [_played(result, rules) for result in results], SOURCE)
+        games = PlayedGames.of([_played(result, rules) for result in results])
+        store_games(lake, games, SOURCE)
     return engine_tournament.report(args, results)
 
 
 def _played(result: GameResult, rules: RuleSet) -> PlayedGame:
-    from data.rows import PlayedGame
+    from data.played import PlayedGame
 
     agents = list(result.table.agents)
-    state = final_state(Game(len(agents), rules), result.actions)
     return PlayedGame(
         players=len(agents),
         rules=rules,
         history=list(result.actions),
-        epoch_gains=state.epoch_gains,
         players_names=agents,
         agents=agents,
         tags={"Event": "tournament", "Round": result.table.seed},

@@ -9,9 +9,10 @@ import pytest
 
 from data.aggregates import aggregate_tables, batch_connection
 from data.importer import played_from_record
+from data.played import PlayedGames
 from data.rows import build_tables
 from data.schema import AGGREGATE_DIR, aggregate_names
-from data.simulate import Plan, plan_game
+from data.simulate import Plan, plan_games
 from engine.rules import rule_set
 from tests.lakes import RECORDS
 
@@ -36,8 +37,10 @@ def batch() -> dict[str, pa.Table]:
         Plan(30, rules=rule_set(variants="score-as-you-go"), seed=5),
         Plan(30, rules=rule_set("kingdoms-2011"), seed=6),
     ]
-    games = [plan_game(plan, index) for plan in plans for index in range(plan.games)]
-    games += [played_from_record(path) for path in sorted(RECORDS.glob("*.kgn"))]
+    records = [played_from_record(path) for path in sorted(RECORDS.glob("*.kgn"))]
+    games = PlayedGames.joined(
+        [*(plan_games(plan, 0, plan.games) for plan in plans), PlayedGames.of(records)]
+    )
     return build_tables(games, datetime(2026, 11, 20, 18, 30, tzinfo=UTC))
 
 

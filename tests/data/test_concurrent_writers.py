@@ -17,7 +17,7 @@ from data.lake_check import check_lake
 from data.reader import connect, execute
 from data.rows import build_tables
 from data.schema import TABLES
-from data.simulate import SOURCE, Plan, plan_game
+from data.simulate import SOURCE, Plan, plan_games
 from data.store import commit, stage_games, store_games
 from tests.lakes import RECORDS
 
@@ -101,7 +101,7 @@ def test_commit_leaves_out_games_stored_since_staging(tmp_path):
     """A batch staged before another writer stored part of it keeps only the new games, its
     aggregates worked out again: the same rows as a batch of the new games alone."""
     plan, created = Plan(12, seed=5), datetime(2026, 1, 2, tzinfo=UTC)
-    games = [plan_game(plan, index) for index in range(12)]
+    games = plan_games(plan, 0, 12)
     raced, alone = Lake(tmp_path / "raced"), Lake(tmp_path / "alone")
     with raced.staging_run() as run:
         staging = raced.stage(_with_aggregates(build_tables(games, created)), run)
@@ -120,7 +120,7 @@ def test_commit_leaves_out_games_stored_since_staging(tmp_path):
 
 def test_commit_of_games_all_stored_adds_no_batch(tmp_path):
     plan = Plan(4, seed=6)
-    games = [plan_game(plan, index) for index in range(4)]
+    games = plan_games(plan, 0, 4)
     lake = Lake(tmp_path)
     with lake.staging_run() as run:
         staging = stage_games(lake, games, run)

@@ -16,7 +16,7 @@ import pytest
 
 from data.lake import STAGING, Lake
 from data.lake_check import check_lake
-from data.simulate import SOURCE, Plan, plan_game, simulate
+from data.simulate import SOURCE, Plan, plan_games, simulate
 from data.store import store_games
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -77,7 +77,7 @@ def test_workers_die_quietly_with_a_killed_parent(tmp_path):
         assert time.monotonic() < deadline, "a worker outlived its parent"
         time.sleep(0.05)
     # the next commit sweeps the staging
-    store_games(lake, [plan_game(Plan(1, seed=99), 0)], SOURCE)
+    store_games(lake, plan_games(Plan(1, seed=99), 0, 1), SOURCE)
     assert list((lake.root / STAGING).iterdir()) == []
     assert check_lake(lake).healthy
 
@@ -114,13 +114,13 @@ def test_a_dead_writers_staging_is_swept_and_a_live_ones_kept(tmp_path):
     dead.wait()
     try:
         assert dead_area.exists()  # nothing sweeps until a writer commits
-        store_games(lake, [plan_game(Plan(1, seed=98), 0)], SOURCE)
+        store_games(lake, plan_games(Plan(1, seed=98), 0, 1), SOURCE)
         assert not dead_area.exists() and not old_area.exists()
         assert (live_area / "games.parquet").exists()
     finally:
         live.kill()
         live.wait()
-    store_games(lake, [plan_game(Plan(1, seed=97), 0)], SOURCE)
+    store_games(lake, plan_games(Plan(1, seed=97), 0, 1), SOURCE)
     assert list((lake.root / STAGING).iterdir()) == []
 
 

@@ -7,8 +7,8 @@ import json
 import pytest
 
 from data.lake import MANIFEST, Lake, LakeVersionError
+from data.played import PlayedGame, PlayedGames
 from data.reader import connect, execute
-from data.rows import PlayedGame
 from data.schema import SCHEMA_VERSION
 from data.store import store_games
 from engine.playout import random_game
@@ -25,9 +25,9 @@ def test_a_three_way_tie_sums_to_exactly_one(tmp_path) -> None:
     gold = list(state.returns())
     assert gold.count(max(gold)) == 3
     agents = ("random",) * 4
-    played = PlayedGame(4, RuleSet(), state.history, state.epoch_gains, agents, agents, 0)
+    played = PlayedGame(4, RuleSet(), state.history, agents, agents, 0)
     lake = Lake(tmp_path)
-    store_games(lake, [played], "simulated")
+    store_games(lake, PlayedGames.of([played]), "simulated")
     frame = execute(
         connect(lake),
         "SELECT sum(win_share) AS total, list(win_share ORDER BY seat) AS shares, "

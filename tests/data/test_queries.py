@@ -20,7 +20,7 @@ from engine.scoring import score_breakdown
 from engine.state import Game
 from engine.turns import Turn, walk
 from tests.data.turns import most_legal_actions
-from tests.lakes import RECORDS
+from tests.lakes import RECORDS, one_by_one
 
 TINY = ["2026-11-02-ann-bob.kgn", "2026-11-09-club-night.kgn"]
 LETTERS = pieces.SEAT_LETTERS
@@ -203,8 +203,9 @@ def test_decision_moves(tiny, games):
 def test_decision_moves_interval_counts_each_game_once(tmp_path):
     """The decision share's 95% half width is the delta method's for a ratio of sums over
     games, each game one observation (metrics: every rate has an interval)."""
-    played = plan_games(Plan(40, players=(2, 3)), 0, 40)
-    store_games(Lake(tmp_path), played, SOURCE)
+    games = plan_games(Plan(40, players=(2, 3)), 0, 40)
+    store_games(Lake(tmp_path), games, SOURCE)
+    played = one_by_one(games)
     per_game = defaultdict(list)
     for game in played:
         per_game[game.players].append(

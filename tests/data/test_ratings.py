@@ -6,47 +6,43 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from data.cli import main
 from data.lake import Lake
+from data.played import PlayedGame, PlayedGames
 from data.ratings import fit, of_player_count, outcomes, ratings
 from data.reader import connect
-from data.rows import PlayedGame
-from data.simulate import SOURCE, Plan, plan_games
+from data.simulate import SOURCE
 from data.store import store_games
+from engine.kernel.batch import random_games
+from engine.rules import RuleSet
 
 PAIRINGS = (("A", "B"), ("B", "C"))  # (winner, loser): A never meets C
 
 
-def two_player_games(count: int, seed: int) -> list[tuple[PlayedGame, list[int]]]:
-    """Real 2-player games of the kernel with each seat's final gold."""
-    played = plan_games(Plan(count, players=(2,), seed=seed), 0, count)
-    return [
-        (game, [sum(gains) for gains in zip(*game.epoch_gains, strict=True)]) for game in played
-    ]
-
-
-def labelled(game: PlayedGame, names: list[str]) -> PlayedGame:
-    """The same game with its seats given these agent names."""
-    return PlayedGame(
-        game.players, game.rules, list(game.actions), game.epoch_gains, names, names, game.seed
-    )
+def two_player_games(count: int, seed: int) -> list[tuple[int, np.ndarray, int]]:
+    """Real 2-player games of the kernel: each one's seed, its actions and by how much more
+    gold the first seat finished than the second."""
+    seeds = range(seed * count, (seed + 1) * count)
+    played = random_games(2, RuleSet(), seeds)
+    gained = played.gains[:, :, :2].sum(axis=1)  # the same start gold: the gains decide
+    return [(s, played.history(g), int(gained[g, 0] - gained[g, 1])) for g, s in enumerate(seeds)]
 
 
 def ordered_lake(folder: Path, per_pairing: int, seed: int = 31) -> Lake:
     """`per_pairing` games of A beating B and as many of B beating C: in each real game the
     seat with more gold is given the winner's name, so the order A > B > C is certain."""
-    decided = [
-        (g, gold) for g, gold in two_player_games(6 * per_pairing, seed) if gold[0] != gold[1]
-    ]
+    decided = [game for game in two_player_games(6 * per_pairing, seed) if game[2]]
     assert len(decided) >= 2 * per_pairing
     games = []
-    for number, (game, gold) in enumerate(decided[: 2 * per_pairing]):
+    for number, (game_seed, history, lead) in enumerate(decided[: 2 * per_pairing]):
         winner, loser = PAIRINGS[number % 2]
-        games.append(labelled(game, [winner, loser] if gold[0] > gold[1] else [loser, winner]))
+        names = [winner, loser] if lead > 0 else [loser, winner]
+        games.append(PlayedGame(2, RuleSet(), history, names, names, game_seed))
     lake = Lake(folder)
-    store_games(lake, games, SOURCE)
+    store_games(lake, PlayedGames.of(games), SOURCE)
     return lake
 
 
@@ -80,10 +76,12 @@ def test_uncertainty_shrinks_with_games(small, large):
 
 
 def test_a_tie_counts_as_a_tie(tmp_path):
-    tied = [(g, gold) for g, gold in two_player_games(1000, seed=5) if gold[0] == gold[1]]
+    tied = [game for game in two_player_games(1000, seed=5) if not game[2]]
     assert len(tied) >= 3, "random 2-player games tie now and then"
     lake = Lake(tmp_path)
-    store_games(lake, [labelled(game, ["X", "Y"]) for game, _ in tied[:3]], SOURCE)
+    names = ["X", "Y"]
+    games = [PlayedGame(2, RuleSet(), history, names, names, s) for s, history, _ in tied[:3]]
+    store_games(lake, PlayedGames.of(games), SOURCE)
     table = ratings(connect(lake), {})
     assert table["rating"].to_list() == pytest.approx([1500, 1500])
     assert table["games"].to_list() == [3, 3]

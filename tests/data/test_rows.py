@@ -8,8 +8,9 @@ from collections import defaultdict
 import numpy as np
 import pytest
 
-from data import rows
+import data.played
 from data.lake import Lake
+from data.played import PlayedGame, PlayedGames
 from data.reader import execute
 from data.simulate import SOURCE
 from data.store import store_games
@@ -70,7 +71,7 @@ def test_stored_games_rebuild_their_exact_actions(replays):
     """The actions rebuilt from the stored turns hash back to the game's id."""
     for stored_id, replay in replays.items():
         game = replay["game"]
-        assert rows.game_id(game.rules, game.players, replay["state"].history) == stored_id
+        assert data.played.game_id(game.rules, game.players, replay["state"].history) == stored_id
 
 
 def test_moves_agree(con, replays):
@@ -186,15 +187,13 @@ def test_a_batch_with_an_illegal_action_is_refused_whole(tmp_path):
     for seed in range(3):
         state = random_game(Game(3), seed)
         history = state.history + ([pass_] if seed == 1 else [])  # a pass after the game's end
-        games.append(
-            rows.PlayedGame(3, rule_set(), history, state.epoch_gains, ["x"] * 3, ["random"] * 3)
-        )
+        games.append(PlayedGame(3, rule_set(), history, ["x"] * 3, ["random"] * 3))
     lake = Lake(tmp_path)
     message = (
         rf"game {games[1].game_id}: action {pass_} \(number {len(games[1].actions)} .* not legal"
     )
     with pytest.raises(ReplayError, match=message):
-        store_games(lake, games, SOURCE)
+        store_games(lake, PlayedGames.of(games), SOURCE)
     assert list(lake.batches()) == []
 
 

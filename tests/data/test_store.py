@@ -13,12 +13,13 @@ from data.cli import main
 from data.importer import SOURCE as RECORDED
 from data.importer import export_record, import_records, played_from_record, played_from_text
 from data.lake import MANIFEST, Lake, LakeVersionError
+from data.played import PlayedGames
 from data.reader import connect, execute
 from data.schema import SCHEMA_VERSION
 from data.simulate import SOURCE as SIMULATED
-from data.simulate import Plan, plan_game, simulate
+from data.simulate import Plan, plan_games, simulate
 from data.store import store_games
-from tests.lakes import RECORDS
+from tests.lakes import RECORDS, one_by_one
 
 PLAN = Plan(6, players=(2, 3, 4), seed=21)  # one batch, or one per game on two workers
 # Every stored column but when and where the batch was written; and a batch's aggregate.
@@ -48,7 +49,7 @@ def test_simulate_serial_forked_and_store_games_store_the_same_rows(tmp_path) ->
     serial, forked, direct = (Lake(tmp_path / name) for name in ("serial", "forked", "direct"))
     assert simulate(serial, PLAN, workers=1, progress=False).added == PLAN.games
     assert simulate(forked, PLAN, workers=2, progress=False).added == PLAN.games
-    games = [plan_game(PLAN, index) for index in range(PLAN.games)]
+    games = PlayedGames.of(one_by_one(plan_games(PLAN, 0, PLAN.games)))  # batched, unbatched
     assert store_games(direct, games, SIMULATED).added == PLAN.games
     _assert_same_rows(serial, direct)
     _assert_same_rows(serial, forked, STORED)  # aggregates per batch: forked makes smaller ones
@@ -63,7 +64,7 @@ def test_import_upload_and_store_games_store_a_record_as_the_same_rows(
     monkeypatch.setenv("KINGDOMS_LAKE", str(uploaded.root))
     upload = import_texts([(path.name, path.read_bytes()) for path in paths])
     assert (upload.report.added, upload.report.errors) == (len(paths), [])
-    games = [played_from_record(path) for path in paths]
+    games = PlayedGames.of([played_from_record(path) for path in paths])
     assert store_games(direct, games, RECORDED).added == len(paths)
     _assert_same_rows(imported, uploaded)
     _assert_same_rows(imported, direct)
@@ -84,10 +85,10 @@ def test_an_upload_is_parsed_in_memory_and_a_bad_one_named_where_it_fails(
 
 def test_stored_actions_are_the_games_and_rebuild_its_record(tmp_path) -> None:
     lake = Lake(tmp_path)
-    played = [plan_game(PLAN, index) for index in range(PLAN.games)]
+    played = one_by_one(plan_games(PLAN, 0, PLAN.games))
     recorded = [played_from_record(path) for path in sorted(RECORDS.glob("*.kgn"))]
-    store_games(lake, played, SIMULATED)
-    store_games(lake, recorded, RECORDED)
+    store_games(lake, PlayedGames.of(played), SIMULATED)
+    store_games(lake, PlayedGames.of(recorded), RECORDED)
     con = connect(lake)
     for game in played + recorded:
         stored = execute(con, "game_record", {"game_id": game.game_id}).row(0, named=True)
