@@ -38,6 +38,7 @@ from engine.kernel.layout import (
     ROWS,
     TILE_CODES,
     TO_MOVE,
+    VALUE_TILE,
     WIZARD,
     board_of,
     castle_code,
@@ -87,6 +88,7 @@ class PolicyScratch(NamedTuple):
     totals: np.ndarray  # (seats,) gold with the board's
     gains: np.ndarray  # (seats,) a candidate's gold changes
     spare: np.ndarray  # (seats,) mountain_gains' scratch
+    units: np.ndarray  # (cells, 2, seats) each empty cell's gains from a +1 and a -1 tile
 
 
 @kernel
@@ -103,6 +105,7 @@ def policy_scratch(rules) -> PolicyScratch:
         np.zeros(seats, dtype=np.int64),
         np.zeros(seats, dtype=np.int64),
         np.zeros(seats, dtype=np.int64),
+        np.zeros((cells, 2, seats), dtype=np.int64),
     )
 
 
@@ -175,14 +178,21 @@ def placement_gains(board, rules, cell, tile, rank, wizard, of, stats, ranks, ba
     if kind == MOUNTAIN:
         mountain_gains(board, rules, cell, rank, of, stats, ranks, base, gains, spare)
         return
-    value = piece_value(rules, tile)
+    line_gains(cell, piece_value(rules, tile), kind == DRAGON, kind == GOLD_MINE, of, stats,
+               ranks, base, gains)  # fmt: skip
+
+
+@inline
+def line_gains(cell, value, dragon, mine, of, stats, ranks, base, gains) -> None:
+    """Add to `gains` what a tile of this value (a dragon, a gold mine) on the empty cell
+    changes in its row and its column segment."""
     for axis in range(2):
         k = of[cell, axis]
         after = segment_base(
             stats[k, RESOURCES] + max(value, 0),
             stats[k, HAZARDS] + min(value, 0),
-            stats[k, DRAGONS] != 0 or kind == DRAGON,
-            stats[k, MINES] != 0 or kind == GOLD_MINE,
+            stats[k, DRAGONS] != 0 or dragon,
+            stats[k, MINES] != 0 or mine,
         )
         change = after - base[k]
         if change:
@@ -261,6 +271,43 @@ def best_tile_margin(board, rules, tile, seat, totals, rank, wizard, of, stats, 
                             spare)  # fmt: skip
             best = max(best, margin(totals, gains, seat, players))
     return best
+
+
+@leaf
+def draw_expectation(board, rules, unseen, seat, totals, rank, wizard, of, stats, ranks, base,
+                     gains, spare, units) -> float:  # fmt: skip
+    """A draw's worth: the best margin of the tile it brings, expected over the tiles the seat
+    has not seen. A value tile changes a segment's base by its value times what a tile of
+    one of its sign would (`segment_base` is linear in it), so each empty cell's gains from a
+    +1 and a -1 (`units`, (cells, 2, seats)) are worked out once and scaled for every one."""
+    players = rules[PLAYERS]
+    for cell in range(board.shape[0]):
+        if board[cell] == 0:
+            for sign in range(2):
+                units[cell, sign] = 0
+                line_gains(cell, 1 - 2 * sign, False, False, of, stats, ranks, base,
+                           units[cell, sign])  # fmt: skip
+    total = 0.0
+    count = 0
+    for tile in range(unseen.shape[0]):
+        if unseen[tile] == 0:
+            continue
+        count += unseen[tile]
+        if piece_kind(rules, tile) != VALUE_TILE:
+            best = best_tile_margin(board, rules, tile, seat, totals, rank, wizard, of, stats,
+                                    ranks, base, gains, spare)  # fmt: skip
+            total += unseen[tile] * best
+            continue
+        value = piece_value(rules, tile)
+        sign, scale = (0, value) if value > 0 else (1, -value)
+        best = -np.inf
+        for cell in range(board.shape[0]):
+            if board[cell] == 0:
+                for other in range(players):
+                    gains[other] = scale * units[cell, sign, other]
+                best = max(best, margin(totals, gains, seat, players))
+        total += unseen[tile] * best
+    return total / count
 
 
 @leaf
@@ -358,14 +405,9 @@ def action_values_in(state, rules, unseen, legal, count, heuristic, draw_value, 
                 value -= hold
         elif block == DRAW:
             if np.isnan(draw_value):
-                total = 0.0
-                for tile in range(unseen.shape[0]):
-                    if unseen[tile]:
-                        total += unseen[tile] * best_tile_margin(
-                            board, rules, tile, seat, totals, rank, wizard, of, stats, ranks,
-                            base, gains, spare,
-                        )  # fmt: skip
-                draw_value = total / unseen.sum()
+                draw_value = draw_expectation(board, rules, unseen, seat, totals, rank, wizard,
+                                              of, stats, ranks, base, gains, spare,
+                                              scratch.units)  # fmt: skip
             value = draw_value
         elif block == PASS:
             value = 0.0

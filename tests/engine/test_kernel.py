@@ -44,6 +44,8 @@ from engine.kernel.layout import TURN as KERNEL_TURN
 from engine.kernel.policies import (
     POLICIES,
     action_values,
+    best_tile_margin,
+    draw_expectation,
     placement_gains,
     policy_scratch,
     scan_segments,
@@ -385,6 +387,39 @@ def test_the_segments_pay_what_the_board_scores() -> None:
         scoring.effective_ranks(board, tables, rank)
         _, _, ranks, base = scan_segments(board, tables, rank)
         assert (base[:, None] * ranks).sum(axis=0).tolist() == gold.tolist()
+
+
+def test_a_draw_is_worth_each_unseen_tiles_best_placement() -> None:
+    """A draw's expectation (value tiles scaled from one unit per cell) is the mean, over the
+    unseen tiles, of each one's best margin placed on its own (random boards, every seat)."""
+    rng = random.Random(11)
+    rules = RuleSet()
+    tables = kernel_rules(3, rules)
+    for _ in range(30):
+        tiles = list(rules.tiles)
+        rng.shuffle(tiles)
+        board = np.zeros(rules.cells, dtype=np.int64)
+        cells = rng.sample(range(rules.cells), 16)
+        for cell in cells[:9]:
+            board[cell] = tiles.pop()
+        for cell in cells[9:]:
+            board[cell] = pieces.castle(rng.randrange(3), rng.randint(1, 4))
+        unseen = np.bincount(tiles, minlength=int(tables[TILE_CODES])).astype(np.int64)
+        scratch = policy_scratch(tables)
+        rank, totals, gains, spare, units = (scratch.rank, scratch.totals, scratch.gains,
+                                             scratch.spare, scratch.units)  # fmt: skip
+        scoring.effective_ranks(board, tables, rank)
+        wizard = scoring.wizard_cell(board, tables)
+        of, stats, ranks, base = scan_segments(board, tables, rank)
+        totals[:] = rng.sample(range(40), 3)
+        for seat in range(3):
+            each = [best_tile_margin(board, tables, tile, seat, totals, rank, wizard, of, stats,
+                                     ranks, base, gains, spare) for tile in range(len(unseen))
+                    if unseen[tile]]  # fmt: skip
+            expected = sum(np.array(each) * unseen[unseen > 0]) / unseen.sum()
+            got = draw_expectation(board, tables, unseen, seat, totals, rank, wizard, of, stats,
+                                   ranks, base, gains, spare, units)  # fmt: skip
+            assert got == expected
 
 
 def _gains(board: np.ndarray, tables, cell: int, tile: int) -> list[int]:
