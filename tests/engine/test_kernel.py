@@ -349,14 +349,7 @@ def test_incremental_gains_are_the_board_rescored() -> None:
     rules = RuleSet()
     tables = kernel_rules(3, rules)
     for _ in range(30):
-        tiles = list(rules.tiles)
-        rng.shuffle(tiles)
-        board = np.zeros(rules.cells, dtype=np.int64)
-        cells = rng.sample(range(rules.cells), 16)
-        for cell in cells[:9]:
-            board[cell] = tiles.pop()
-        for cell in cells[9:]:
-            board[cell] = pieces.castle(rng.randrange(3), rng.randint(1, 4))
+        board, tiles = _half_board(rng, rules)
         before = np.zeros(3, dtype=np.int64)
         scoring.score_gold(board, tables, before)
         for tile in set(tiles):
@@ -396,14 +389,7 @@ def test_a_draw_is_worth_each_unseen_tiles_best_placement() -> None:
     rules = RuleSet()
     tables = kernel_rules(3, rules)
     for _ in range(30):
-        tiles = list(rules.tiles)
-        rng.shuffle(tiles)
-        board = np.zeros(rules.cells, dtype=np.int64)
-        cells = rng.sample(range(rules.cells), 16)
-        for cell in cells[:9]:
-            board[cell] = tiles.pop()
-        for cell in cells[9:]:
-            board[cell] = pieces.castle(rng.randrange(3), rng.randint(1, 4))
+        board, tiles = _half_board(rng, rules)
         unseen = np.bincount(tiles, minlength=int(tables[TILE_CODES])).astype(np.int64)
         scratch = policy_scratch(tables)
         rank, totals, gains, spare, units = (scratch.rank, scratch.totals, scratch.gains,
@@ -420,6 +406,19 @@ def test_a_draw_is_worth_each_unseen_tiles_best_placement() -> None:
             got = draw_expectation(board, tables, unseen, seat, totals, rank, wizard, of, stats,
                                    ranks, base, gains, spare, units)  # fmt: skip
             assert got == expected
+
+
+def _half_board(rng: random.Random, rules: RuleSet) -> tuple[np.ndarray, list[int]]:
+    """A random board of 9 tiles and 7 castles of 3 seats, and the tiles left."""
+    tiles = list(rules.tiles)
+    rng.shuffle(tiles)
+    board = np.zeros(rules.cells, dtype=np.int64)
+    cells = rng.sample(range(rules.cells), 16)
+    for cell in cells[:9]:
+        board[cell] = tiles.pop()
+    for cell in cells[9:]:
+        board[cell] = pieces.castle(rng.randrange(3), rng.randint(1, 4))
+    return board, tiles
 
 
 def _gains(board: np.ndarray, tables, cell: int, tile: int) -> list[int]:
