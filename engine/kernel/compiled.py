@@ -4,7 +4,8 @@
 `leaf` compiles without it, for a function that allocates no array and returns none: a call
 into it then updates no reference counts (atomic operations that cost more than a small
 function's work), and it may call only leaves, inlined functions and kernel functions that
-return no array. `inline` functions are compiled into their callers, with the callers' counting.
+return no array. `inline` functions are compiled into their callers, with the callers'
+counting: small ones, and those a hot loop calls on every step.
 """
 
 from __future__ import annotations
@@ -26,5 +27,5 @@ def leaf(function: Callable) -> Any:
 
 
 def inline(function: Callable) -> Any:
-    """Compile a small function into every function that calls it."""
+    """Compile a function into every function that calls it."""
     return numba.njit(cache=True, inline="always")(function)
