@@ -21,7 +21,7 @@ from engine.kernel.layout import (
     castles_at,
     gold_at,
 )
-from engine.kernel.policies import gold_with_board, projected_gold, unseen_by
+from engine.kernel.policies import policy_scratch, projected_gold, unseen_by
 from engine.kernel.tables import kernel_rules
 from engine.rules import RuleSet
 
@@ -52,19 +52,20 @@ def collect(players: int, games: int) -> Positions:
     reward = np.zeros(players)
     unseen = np.zeros(rules[TILE_CODES], dtype=np.int64)
     projected = np.zeros(players)
+    scratch = policy_scratch(rules)
     for game in range(games):
         state = play.new_state(rules)
         turns = []
         for action in played.history(game):
             if state[PHASE] == TURN:
                 unseen_by(state, rules, state[TO_MOVE], unseen)
-                projected_gold(state, rules, unseen, projected, 1.0)
-                board = gold_with_board(state, rules)
+                projected_gold(state, rules, unseen, projected, 1.0, scratch)
+                board = scratch.totals.copy()  # gold with what the board pays now
                 held = [
                     sum((r + 1) * state[castles_at(rules, seat, r)] for r in range(1, RANKS))
                     for seat in range(players)
                 ]
-                search.leaf_win_shares(state, rules, reward)
+                search.leaf_win_shares(state, rules, reward, unseen, scratch)
                 turns.append((
                     board, projected - board, held, search.cells_left(state, rules),
                     rules[EPOCHS] - state[EPOCH], search.reserve_share(state, rules),

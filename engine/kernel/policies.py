@@ -26,7 +26,6 @@ from engine.kernel.layout import (
     CELLS,
     DRAGON,
     EPOCH,
-    GOLD_AT,
     GOLD_MINE,
     LINES,
     LONGEST,
@@ -58,7 +57,6 @@ from engine.kernel.play import CASTLE_1, DRAW, PASS, PLACE_DRAWN, START, action_
 from engine.kernel.scoring import (
     castle_rank,
     effective_ranks,
-    score_gold,
     segment_base,
     wizard_cell,
 )
@@ -232,14 +230,6 @@ def mountain_gains(board, rules, cell, rank, of, stats, ranks, base, gains, befo
             gains[seat] += first * before[seat] + second * after - base[k] * ranks[k, seat]
 
 
-@kernel
-def gold_with_board(state, rules):
-    """Each seat's gold plus what the board pays if the epoch ended now."""
-    totals = state[rules[GOLD_AT] : rules[GOLD_AT] + rules[PLAYERS]].copy()
-    score_gold(board_of(state, rules), rules, totals)
-    return totals
-
-
 @inline
 def margin(totals, gains, seat: int, players: int) -> float:
     """Own total minus the best opponent's, after the gold changes."""
@@ -352,6 +342,20 @@ def castle_outlook(rank, effective, cell, epoch, placed, expected, of, stats) ->
     return outlook
 
 
+@inline
+def scan_position(state, rules, scratch) -> None:
+    """Fill `scratch` (`policy_scratch`'s) with the board's effective ranks and segments, and
+    each seat's gold plus what the board pays if the epoch ended now (`totals`)."""
+    board = board_of(state, rules)
+    effective_ranks(board, rules, scratch.rank)
+    segments = scan_segments_into(board, rules, scratch.rank, scratch.of, scratch.stats,
+                                  scratch.ranks, scratch.base)  # fmt: skip
+    for seat in range(scratch.totals.shape[0]):
+        scratch.totals[seat] = state[gold_at(rules, seat)]
+        for k in range(segments):
+            scratch.totals[seat] += scratch.base[k] * scratch.ranks[k, seat]
+
+
 @kernel
 def action_values(state, rules, unseen, legal, count, heuristic, draw_value, values) -> None:
     """The value of each of the first `count` legal actions of the seat to move, into `values`
@@ -372,13 +376,8 @@ def action_values_in(state, rules, unseen, legal, count, heuristic, draw_value, 
     rank, of, stats, ranks, base = (scratch.rank, scratch.of, scratch.stats, scratch.ranks,
                                     scratch.base)  # fmt: skip
     totals, gains, spare = scratch.totals, scratch.gains, scratch.spare
-    effective_ranks(board, rules, rank)
+    scan_position(state, rules, scratch)
     wizard = wizard_cell(board, rules)
-    segments = scan_segments_into(board, rules, rank, of, stats, ranks, base)
-    for other in range(totals.shape[0]):  # each seat's gold plus what the board pays now
-        totals[other] = state[gold_at(rules, other)]
-        for k in range(segments):
-            totals[other] += base[k] * ranks[k, other]
     expected = expected_fill(state, rules, unseen) if heuristic else 0.0
     empties = 0
     for cell in range(board.shape[0]):
@@ -418,23 +417,21 @@ def action_values_in(state, rules, unseen, legal, count, heuristic, draw_value, 
 
 
 @kernel
-def projected_gold(state, rules, unseen, out, outlook_weight) -> None:
+def projected_gold(state, rules, unseen, out, outlook_weight, scratch) -> None:
     """Each seat's gold if the epoch ended now, plus `outlook_weight` times the heuristic's
-    outlook of the castles it has placed, into `out` (floats, per seat)."""
+    outlook of the castles it has placed, into `out` (floats, per seat; `scratch`:
+    `policy_scratch`'s)."""
     board = board_of(state, rules)
-    rank = np.zeros(board.shape[0], dtype=np.int64)
-    effective_ranks(board, rules, rank)
-    of, stats, _, _ = scan_segments(board, rules, rank)
-    totals = gold_with_board(state, rules)
+    scan_position(state, rules, scratch)
     expected = expected_fill(state, rules, unseen)
-    for seat in range(out.shape[0]):
-        out[seat] = totals[seat]
+    for seat in range(rules[PLAYERS]):
+        out[seat] = scratch.totals[seat]
     for cell in range(board.shape[0]):
         piece = board[cell]
         if piece_kind(rules, piece) == CASTLE:
             out[piece_seat(rules, piece)] += outlook_weight * castle_outlook(
-                piece_rank(rules, piece), rank[cell], cell, state[EPOCH], True,
-                expected, of, stats,
+                piece_rank(rules, piece), scratch.rank[cell], cell, state[EPOCH], True,
+                expected, scratch.of, scratch.stats,
             )  # fmt: skip
 
 

@@ -47,7 +47,7 @@ from engine.kernel.play import (
 )
 from engine.kernel.policies import (
     HEURISTIC,
-    action_values,
+    action_values_in,
     policy_scratch,
     projected_gold,
     unseen_by,
@@ -129,35 +129,39 @@ def reserve_share(state, rules) -> float:
 
 
 @kernel
-def leaf_win_shares(state, rules, reward) -> None:
-    """Each seat's expected win_share: exact when the game is over, else a logistic of the
-    heuristic's projected gold (engine/kernel/policies.py) plus the ranks it holds, the spread
-    narrowing as the cells left to fill run out."""
+def leaf_win_shares(state, rules, reward, unseen, scratch) -> None:
+    """Each seat's expected win_share into `reward`: exact when the game is over, else a
+    logistic of the heuristic's projected gold (engine/kernel/policies.py) plus the ranks it
+    holds, the spread narrowing as the cells left to fill run out (`unseen`, `scratch`: scratch
+    arrays as long as the tile codes, and `policy_scratch`'s)."""
     players = rules[PLAYERS]
     phase = state[PHASE]
-    strength = np.zeros(players, dtype=np.float64)
+    strength = reward  # each seat's strength first, turned into its win_share in place
     if phase == TURN or phase == DRAWN or phase == PLACE:
-        unseen = np.zeros(rules[TILE_CODES], dtype=np.int64)
         unseen_by(state, rules, state[TO_MOVE], unseen)
         epochs_after = min(rules[EPOCHS] - state[EPOCH], len(OUTLOOK_WEIGHT) - 1)
-        projected_gold(state, rules, unseen, strength, OUTLOOK_WEIGHT[epochs_after])
+        projected_gold(state, rules, unseen, strength, OUTLOOK_WEIGHT[epochs_after], scratch)
     else:
         for seat in range(players):
             strength[seat] = state[gold_at(rules, seat)]
+    top = strength[0]
+    for seat in range(1, players):
+        top = max(top, strength[seat])
     if phase == OVER:
-        best = strength.max()
         winners = 0
         for seat in range(players):
-            winners += strength[seat] == best
+            winners += strength[seat] == top
         for seat in range(players):
-            reward[seat] = 1.0 / winners if strength[seat] == best else 0.0
+            reward[seat] = 1.0 / winners if strength[seat] == top else 0.0
         return
     spread = SPREAD_PER_CELL[players - 2] * math.sqrt(max(cells_left(state, rules), 1))
     reserve = RESERVE_PER_RANK * reserve_share(state, rules)
     for seat in range(players):
         for rank in range(1, RANKS):
             strength[seat] += reserve * (rank + 1) * state[castles_at(rules, seat, rank)]
-    top = strength.max()
+    top = strength[0]
+    for seat in range(1, players):
+        top = max(top, strength[seat])
     total = 0.0
     for seat in range(players):
         reward[seat] = math.exp((strength[seat] - top) / spread)
@@ -167,13 +171,12 @@ def leaf_win_shares(state, rules, reward) -> None:
 
 
 @kernel
-def order_values(state, rules, actions, count, values, value_draw) -> None:
+def order_values(state, rules, actions, count, values, value_draw, unseen, scratch) -> None:
     """The heuristic policy's value of each candidate, for the move order; a draw is valued
     first of all unless `value_draw` asks its expectation."""
-    unseen = np.zeros(rules[TILE_CODES], dtype=np.int64)
     unseen_by(state, rules, state[TO_MOVE], unseen)
     draw_value = np.nan if value_draw else 1e18
-    action_values(state, rules, unseen, actions, count, True, draw_value, values)
+    action_values_in(state, rules, unseen, actions, count, True, draw_value, values, scratch)
 
 
 @kernel
@@ -228,11 +231,12 @@ def sample_chance(state, rules, outcomes, weights, stream) -> int:
 
 
 @kernel
-def expand(tree, node, state, rules, pool_used, scratch, values, value_draw) -> int:
+def expand(tree, node, state, rules, pool_used, scratch, values, value_draw, unseen,
+           valuing) -> int:  # fmt: skip
     """List a decision node's legal actions into the pool, best first; returns the pool used."""
     count = legal_actions(state, rules, scratch)
     if count > 1:
-        order_values(state, rules, scratch, count, values, value_draw)
+        order_values(state, rules, scratch, count, values, value_draw, unseen, valuing)
         order = np.argsort(-values[:count], kind="mergesort")
     else:
         order = np.zeros(1, dtype=np.int64)
@@ -317,7 +321,7 @@ def paired_margin(root, work, rules, holds, first, second, samples, seed, settin
             apply_action(work, rules, action)
             playout(work, rules, settings[PLAYOUT], policies, stream, legal, values, unseen,
                     scratch)  # fmt: skip
-            leaf_win_shares(work, rules, reward)
+            leaf_win_shares(work, rules, reward, unseen, scratch)
             total += sign * reward[viewer]
     return total / samples
 
@@ -351,7 +355,7 @@ def search(root, work, rules, holds, iterations, seed, settings, tree, include, 
     new_node(tree, 0)
     work[:] = root
     determinise(work, rules, viewer, holds, stream)  # the true supply decides whether to draw
-    pool_used = expand(tree, 0, work, rules, 0, scratch, values, True)
+    pool_used = expand(tree, 0, work, rules, 0, scratch, values, True, unseen, valuing)
     always_open = 1
     first = tree.first[0]
     for k in range(include.shape[0]):  # bring forced actions just behind the best one
@@ -381,7 +385,8 @@ def search(root, work, rules, holds, iterations, seed, settings, tree, include, 
                 if tree.first[node] == NO_NODE:
                     if pool_used + scratch.shape[0] > pool:
                         break
-                    pool_used = expand(tree, node, work, rules, pool_used, scratch, values, False)
+                    pool_used = expand(tree, node, work, rules, pool_used, scratch, values, False,
+                                       unseen, valuing)  # fmt: skip
                 seat = work[TO_MOVE]
                 slot = select(
                     tree, node, seat, widening, exploration, always_open if node == 0 else 1
@@ -400,7 +405,7 @@ def search(root, work, rules, holds, iterations, seed, settings, tree, include, 
             depth += 1
             path[depth] = node
         playout(work, rules, playout_moves, policies, stream, scratch, values, unseen, valuing)
-        leaf_win_shares(work, rules, reward)
+        leaf_win_shares(work, rules, reward, unseen, valuing)
         for k in range(depth + 1):
             visited = path[k]
             tree.visits[visited] += 1

@@ -12,7 +12,8 @@ from engine import pieces
 from engine.agents import make_agent, play_game
 from engine.agents.strong import Searcher, StrongAgent, kernel_position
 from engine.kernel import search
-from engine.kernel.layout import MAX_SEATS, RANKS, castles_at, gold_at
+from engine.kernel.layout import MAX_SEATS, RANKS, TILE_CODES, castles_at, gold_at
+from engine.kernel.policies import policy_scratch
 from engine.rules import EDITIONS, rule_set
 from engine.state import TURN, Game, State
 
@@ -137,7 +138,8 @@ def test_forced_actions_are_searched() -> None:
 def _leaf_logit(packed: np.ndarray, rules: np.ndarray, seat: int) -> float:
     """The log odds of the leaf's win_share for `seat` against the other of two seats."""
     reward = np.zeros(int(rules[MAX_SEATS]))
-    search.leaf_win_shares(packed, rules, reward)
+    unseen = np.zeros(int(rules[TILE_CODES]), dtype=np.int64)
+    search.leaf_win_shares(packed, rules, reward, unseen, policy_scratch(rules))
     return float(np.log(reward[seat] / reward[1 - seat]))
 
 
