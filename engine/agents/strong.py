@@ -24,7 +24,7 @@ from engine.kernel.layout import (
 from engine.kernel.tables import KernelState, kernel_rules
 from engine.state import Observation
 
-STRONG_ITERATIONS = 800  # the `strong` preset's budget a move
+STRONG_ITERATIONS = 1000  # the `strong` preset's budget a move
 
 
 def kernel_position(observation: Observation) -> tuple[np.ndarray, np.ndarray, np.ndarray]:

@@ -62,7 +62,7 @@ PLAYOUT = 3  # a leaf is played on by the heuristic for every seat, this many mo
 # (and never past its epoch's end), then valued
 SETTINGS = 4
 
-DEFAULT_SETTINGS = (0.2, 0.3, 0.0, 8)
+DEFAULT_SETTINGS = (0.2, 0.3, 0.0, 5)
 
 # The leaf's outlook beyond the heuristic's projection: gold a held castle rank is worth (in
 # the last epoch, in proportion to the cells still empty: a castle held at the end earns
