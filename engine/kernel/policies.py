@@ -107,20 +107,11 @@ def policy_scratch(rules) -> PolicyScratch:
     )
 
 
-@kernel
-def scan_segments(board, rules, rank):
-    """Cut every line at its mountains: each cell's row and column segment (-1 on a mountain),
-    each segment's statistics (the columns above), castle ranks per seat, and base."""
-    scratch = policy_scratch(rules)
-    count = scan_segments_into(board, rules, rank, scratch.of, scratch.stats, scratch.ranks,
-                               scratch.base)  # fmt: skip
-    return scratch.of, scratch.stats[:count], scratch.ranks[:count], scratch.base[:count]
-
-
 @leaf
-def scan_segments_into(board, rules, rank, of, stats, ranks, base) -> int:
-    """`scan_segments` into arrays with room for every segment (`policy_scratch`'s); returns
-    how many segments there are."""
+def scan_segments(board, rules, rank, of, stats, ranks, base) -> int:
+    """Cut every line at its mountains: each cell's row and column segment (-1 on a mountain),
+    each segment's statistics (the columns above), castle ranks per seat, and base, into arrays
+    with room for every segment (`policy_scratch`'s); returns how many segments there are."""
     count = 0
     for line in range(rules[LINES]):
         axis = 0 if line < rules[ROWS] else 1
@@ -348,8 +339,8 @@ def scan_position(state, rules, scratch) -> None:
     each seat's gold plus what the board pays if the epoch ended now (`totals`)."""
     board = board_of(state, rules)
     effective_ranks(board, rules, scratch.rank)
-    segments = scan_segments_into(board, rules, scratch.rank, scratch.of, scratch.stats,
-                                  scratch.ranks, scratch.base)  # fmt: skip
+    segments = scan_segments(board, rules, scratch.rank, scratch.of, scratch.stats,
+                             scratch.ranks, scratch.base)  # fmt: skip
     for seat in range(scratch.totals.shape[0]):
         scratch.totals[seat] = state[gold_at(rules, seat)]
         for k in range(segments):

@@ -144,9 +144,7 @@ def leaf_win_shares(state, rules, reward, unseen, scratch) -> None:
     else:
         for seat in range(players):
             strength[seat] = state[gold_at(rules, seat)]
-    top = strength[0]
-    for seat in range(1, players):
-        top = max(top, strength[seat])
+    top = strength[:players].max()
     if phase == OVER:
         winners = 0
         for seat in range(players):
@@ -159,9 +157,7 @@ def leaf_win_shares(state, rules, reward, unseen, scratch) -> None:
     for seat in range(players):
         for rank in range(1, RANKS):
             strength[seat] += reserve * (rank + 1) * state[castles_at(rules, seat, rank)]
-    top = strength[0]
-    for seat in range(1, players):
-        top = max(top, strength[seat])
+    top = strength[:players].max()
     total = 0.0
     for seat in range(players):
         reward[seat] = math.exp((strength[seat] - top) / spread)

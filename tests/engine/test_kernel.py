@@ -378,7 +378,7 @@ def test_the_segments_pay_what_the_board_scores() -> None:
         scoring.score_gold(board, tables, gold)
         rank = np.zeros(rules.cells, dtype=np.int64)
         scoring.effective_ranks(board, tables, rank)
-        _, _, ranks, base = scan_segments(board, tables, rank)
+        _, _, ranks, base = _segments(board, tables, rank)
         assert (base[:, None] * ranks).sum(axis=0).tolist() == gold.tolist()
 
 
@@ -396,7 +396,7 @@ def test_a_draw_is_worth_each_unseen_tiles_best_placement() -> None:
                                              scratch.spare, scratch.units)  # fmt: skip
         scoring.effective_ranks(board, tables, rank)
         wizard = scoring.wizard_cell(board, tables)
-        of, stats, ranks, base = scan_segments(board, tables, rank)
+        of, stats, ranks, base = _segments(board, tables, rank)
         totals[:] = rng.sample(range(40), 3)
         for seat in range(3):
             each = [best_tile_margin(board, tables, tile, seat, totals, rank, wizard, of, stats,
@@ -421,11 +421,20 @@ def _half_board(rng: random.Random, rules: RuleSet) -> tuple[np.ndarray, list[in
     return board, tiles
 
 
+def _segments(board: np.ndarray, tables, rank: np.ndarray) -> tuple[np.ndarray, ...]:
+    """The board's segments as the policies cut them: each cell's two, and per segment the
+    statistics, castle ranks per seat and base."""
+    scratch = policy_scratch(tables)
+    count = scan_segments(board, tables, rank, scratch.of, scratch.stats, scratch.ranks,
+                          scratch.base)  # fmt: skip
+    return scratch.of, scratch.stats[:count], scratch.ranks[:count], scratch.base[:count]
+
+
 def _gains(board: np.ndarray, tables, cell: int, tile: int) -> list[int]:
     """The policies' incremental gains of one placement."""
     rank = np.zeros(board.shape[0], dtype=np.int64)
     scoring.effective_ranks(board, tables, rank)
-    of, stats, ranks, base = scan_segments(board, tables, rank)
+    of, stats, ranks, base = _segments(board, tables, rank)
     gains = np.zeros(ranks.shape[1], dtype=np.int64)
     wizard = scoring.wizard_cell(board, tables)
     spare = np.zeros(ranks.shape[1], dtype=np.int64)
