@@ -3,10 +3,12 @@ move review.
 
 `evaluate` searches with the strong agent's compiled search (engine/agents/strong.py) from the
 seat to move's observation only, what that player could know, with a fixed budget of
-iterations, so a seed reproduces it. A reviewed move's loss is the expected win_share of the
-evaluator's best action minus that of the action played, measured on the same deals after
-both (common random numbers: the search's own values of the two carry more noise than the
-classes are wide); the metrics spec turns the loss into a class.
+iterations, so a seed reproduces it. A played move is then measured against every action the
+search opened, all played out on the same deals (common random numbers): its loss is the
+expected win_share of the best of them minus its own. Which of several near-equal actions the
+search's visits favour changes with its seed; their paired values hardly do. More deals are
+added to the close contenders until the loss is clear of every class limit (by `CONFIDENCE`
+standard errors) or the most deals are dealt; the metrics spec turns the loss into a class.
 
 Once a game is decided (the mover's expected win_share within `DECIDED` of 0 or 1) every move
 loses about nothing, so there the preferred move is the one the heuristic values most in gold,
@@ -21,26 +23,32 @@ other seat's from its own latest turn, scaled so that the seats share the rest o
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
+
+import numpy as np
 
 from engine import moves, pieces
 from engine.actions import Block
 from engine.agents.greedy import Position
 from engine.agents.strong import STRONG_ITERATIONS, Searcher
 from engine.moves import Move
-from engine.state import Game, State
+from engine.state import Game, Observation, State
 from engine.turns import Turn, walk
 
 DEFAULT_BUDGET = STRONG_ITERATIONS  # the `strong` agent's own budget
-# Deals a loss is measured on, per iteration of the budget (each deal is played out twice).
-COMPARED_PER_ITERATION = 0.25
+# Deals a played move and the search's actions are first measured on, and added to its close
+# contenders at a time, per iteration of the budget; the most deals a measure takes; how many
+# standard errors clear of a class limit its loss must be to stop.
+DEALS_PER_ITERATION = 0.05
+MOST_DEALS_PER_ITERATION = 0.8
+CONFIDENCE = 2.0
 # Upper bounds of the loss of expected win_share per class (metrics spec, move quality).
 CLASS_LIMITS = (("excellent", 0.02), ("good", 0.05), ("inaccuracy", 0.10), ("mistake", 0.20))
 BEST = "best"
 BLUNDER = "blunder"
-# A loss of at most one win-share point is a tie with the best action: inside the search's
-# sampling noise at its budget (two seeds disagree on which of such actions is best).
+# A loss of at most one win-share point is a tie with the best action (two seeds' measures of
+# such a loss often fall either side of nothing).
 TIE = 0.01
 DECIDED = 0.02  # a mover this close to a win_share of 0 or 1 is judged by gold
 # A gold's weight in win_share: the slope of the search's 2-player logistic between two even
@@ -55,14 +63,14 @@ class Evaluation:
     """A position judged from the seat to move's point of view."""
 
     seat: int
-    best_action: int
-    best_value: float  # expected win_share of `seat` after the best action
+    best_action: int  # the measured best against a played action, else the most visited
+    best_value: float  # expected win_share of `seat` after the search's most visited action
     values: dict[int, float]  # searched action -> expected win_share of `seat` after it
-    given_up: dict[int, float]  # an included action -> its paired loss against the best
+    given_up: dict[int, float]  # the played action -> its measured loss against the best
     gold: dict[int, float]  # legal action -> the heuristic's value of it in gold for `seat`
 
     def loss(self, action: int) -> float:
-        """Expected win_share given up by playing `action` (the best or an included one)
+        """Expected win_share given up by playing `action` (the best or the played one)
         instead of the best action (0 for a tie with it, see TIE)."""
         given_up = 0.0 if action == self.best_action else self.given_up[action]
         return given_up if given_up > TIE else 0.0
@@ -81,11 +89,12 @@ def evaluate(
     state: State,
     budget: int = DEFAULT_BUDGET,
     seed: int | str = 0,
-    include: Iterable[int] = (),
+    played: int | None = None,
     searcher: Searcher | None = None,
 ) -> Evaluation:
-    """Judge the position where a seat is to move; `include` actions are always searched, and
-    their loss measured (a `searcher` of the budget may be passed to reuse its tree arrays)."""
+    """Judge the position where a seat is to move; a `played` action is always searched and
+    its loss measured, unless the position is decided (a `searcher` of the budget may be
+    passed to reuse its tree arrays)."""
     if state.is_chance_node() or state.is_terminal():
         raise ValueError("only a position with a seat to move can be evaluated")
     if searcher is None or searcher.iterations != budget:
@@ -93,14 +102,51 @@ def evaluate(
     seat = state.current_player()
     observation = state.observation(seat)
     seeds = random.Random(seed)  # a text seed hashes the same every run
+    include = () if played is None else (played,)
     result = searcher.search(observation, seeds.getrandbits(32), include)
     best = result.best_action
-    compared = max(1, round(COMPARED_PER_ITERATION * budget))
-    given_up = {
-        action: searcher.margin(observation, best, action, compared, seeds.getrandbits(32))
-        for action in sorted(set(include) - {best})
-    }
-    return Evaluation(seat, best, result.values[best], result.values, given_up, gold_values(state))
+    value = result.values[best]
+    given_up = {}
+    if played is not None:
+        if is_decided(value):
+            given_up[played] = 0.0
+        else:
+            best, given_up[played] = _measured_loss(
+                searcher, observation, played, list(result.visits), seeds.getrandbits(32)
+            )
+    return Evaluation(seat, best, value, result.values, given_up, gold_values(state))
+
+
+def _measured_loss(
+    searcher: Searcher, observation: Observation, played: int, searched: list[int], seed: int
+) -> tuple[int, float]:
+    """The best of the searched actions measured against `played` on shared deals, and the
+    win_share `played` gives up to it (`played` itself and 0 when none does better)."""
+    rivals = [action for action in searched if action != played]
+    if not rivals:
+        return played, 0.0
+    batch = max(2, round(DEALS_PER_ITERATION * searcher.iterations))
+    most = max(batch, round(MOST_DEALS_PER_ITERATION * searcher.iterations))
+    limits = (TIE, *(limit for _, limit in CLASS_LIMITS))
+    seeds = random.Random(seed)
+    margins: list[list[float]] = [[] for _ in rivals]  # each rival's margin over played, a deal
+    measured = list(range(len(rivals)))
+    dealt = 0
+    while True:
+        actions = [played, *(rivals[k] for k in measured)]
+        values = searcher.deal_values(observation, actions, batch, seeds.getrandbits(32))
+        for column, k in enumerate(measured, 1):
+            margins[k].extend(values[:, column] - values[:, 0])
+        dealt += batch
+        means = np.array([np.mean(margin) for margin in margins])
+        reach = CONFIDENCE * np.array([np.std(m, ddof=1) / np.sqrt(len(m)) for m in margins])
+        top = int(np.argmax(means))
+        lower, upper = means[top] - reach[top], float(np.max(means + reach))
+        if dealt >= most or not any(lower < limit < upper for limit in limits):
+            break
+        measured = [k for k in range(len(rivals)) if means[k] + reach[k] >= lower]
+    loss = float(means[top])
+    return (rivals[top], loss) if loss > 0 else (played, 0.0)
 
 
 def gold_values(state: State) -> dict[int, float]:
@@ -190,7 +236,7 @@ def _review_turn(turn: Turn, searcher: Searcher, seed: str, latest: list[float])
     best: Move | None = None
     for step, action in enumerate(turn.actions):
         if not state.is_chance_node() and len(state.legal_actions()) > 1:
-            judged = evaluate(state, searcher.iterations, f"{seed}:{step}", (action,), searcher)
+            judged = evaluate(state, searcher.iterations, f"{seed}:{step}", action, searcher)
             if before is None:
                 before = judged.best_value
                 decided = is_decided(before)

@@ -108,17 +108,16 @@ class Searcher:
             {int(found[k]): float(values[k]) for k in searched},
         )
 
-    def margin(
-        self, observation: Observation, first: int, second: int, samples: int, seed: int
-    ) -> float:
-        """How much more expected win_share `first` leaves the observation's seat than
-        `second`, over `samples` deals met after both (engine/kernel/search.py paired_margin)."""
+    def deal_values(
+        self, observation: Observation, actions: Sequence[int], deals: int, seed: int
+    ) -> np.ndarray:
+        """Each action's win_share for the observation's seat on each of `deals` deals met after
+        every action alike, one row a deal (engine/kernel/search.py deal_values)."""
         rules, root, holds = kernel_position(observation)
-        work = play.new_state(rules)
-        margin = search.paired_margin(
-            root, work, rules, holds, first, second, samples, seed, self.settings
-        )
-        return float(margin)
+        out = np.zeros((deals, len(actions)), dtype=np.float64)
+        search.deal_values(root, play.new_state(rules), rules, holds,
+                           np.array(actions, dtype=np.int64), seed, self.settings, out)  # fmt: skip
+        return out
 
 
 class StrongAgent:

@@ -292,10 +292,10 @@ def chance_child(tree, node, outcome, used) -> tuple[int, int]:
 
 
 @kernel
-def paired_margin(root, work, rules, holds, first, second, samples, seed, settings) -> float:
-    """How much more win_share `first` leaves the seat to move than `second`: the mean over
-    `samples` deals, each played out (as a search's leaf) after either action from the same
-    stream, so that both meet the same tiles and the difference carries little chance."""
+def deal_values(root, work, rules, holds, actions, seed, settings, out) -> None:
+    """Each of `actions`' win_share for the seat to move on each of `out`'s rows of deals
+    (out[deal, k]): every action of a deal played out (as a search's leaf) from the same
+    stream, so that all meet the same tiles and their differences carry little chance."""
     viewer = root[TO_MOVE]
     seats = rules[PLAYERS]
     legal = np.zeros(rules[ACTION_COUNT], dtype=np.int64)
@@ -307,19 +307,17 @@ def paired_margin(root, work, rules, holds, first, second, samples, seed, settin
     stream = np.zeros(1, dtype=np.uint64)
     starts = np.zeros(1, dtype=np.uint64)
     starts[0] = np.uint64(seed)
-    total = 0.0
-    for _ in range(samples):
+    for deal in range(out.shape[0]):
         start = next_word(starts)
-        for action, sign in ((first, 1.0), (second, -1.0)):
+        for k in range(actions.shape[0]):
             stream[0] = start
             work[:] = root
             determinise(work, rules, viewer, holds, stream)
-            apply_action(work, rules, action)
+            apply_action(work, rules, actions[k])
             playout(work, rules, settings[PLAYOUT], policies, stream, legal, values, unseen,
                     scratch)  # fmt: skip
             leaf_win_shares(work, rules, reward, unseen, scratch)
-            total += sign * reward[viewer]
-    return total / samples
+            out[deal, k] = reward[viewer]
 
 
 @kernel

@@ -50,11 +50,11 @@ def test_evaluator_ranks_winning_above_losing(tile: int, winning: int, losing: i
     state = _position_with_drawn_tile(tile)
     codes = state.game.codes
     good, bad = codes.place_drawn(winning), codes.place_drawn(losing)
-    judged = evaluate(state, budget=2000, seed=1, include=(good, bad))
+    judged = evaluate(state, budget=2000, seed=1, played=bad)
     assert judged.seat == 0
     assert judged.values[good] > judged.values[bad]
     assert judged.best_action != bad
-    assert judged.loss(bad) > judged.loss(good)
+    assert judged.loss(bad) > evaluate(state, budget=2000, seed=1, played=good).loss(good)
 
 
 def test_evaluation_is_deterministic_for_a_seed() -> None:
@@ -145,7 +145,7 @@ def test_a_decided_position_is_judged_by_the_gold_a_move_gives_up() -> None:
     state.gold[0] = 300
     codes = state.game.codes
     own, theirs = codes.place_drawn(B1), codes.place_drawn(B5)
-    judged = evaluate(state, budget=200, seed=1, include=(own, theirs))
+    judged = evaluate(state, budget=200, seed=1, played=theirs)
     assert is_decided(judged.best_value)
     assert judged.loss(theirs) == 0.0  # the search sees nothing left to lose
     assert judged.richest_action == own
@@ -169,16 +169,13 @@ def test_a_decided_game_still_has_costly_moves_after_move_15() -> None:
     )
 
 
-def test_a_paired_margin_meets_the_same_deals_after_both_actions() -> None:
-    """An action against itself is exactly even (both playouts see the same deals and draws);
-    a +6 in A's own row beats it in B's."""
+def test_actions_measured_together_meet_the_same_deals() -> None:
+    """The same action twice gets the same value on every deal (both playouts see the same
+    deals and draws); a +6 in A's own row beats it in B's."""
     state = _position_with_drawn_tile(pieces.resource(6))
     codes = state.game.codes
     own, theirs = codes.place_drawn(B1), codes.place_drawn(B5)
-    observation = state.observation(0)
-    searcher = Searcher(100)
-    assert searcher.margin(observation, own, own, 50, seed=7) == 0.0
-    assert searcher.margin(observation, own, theirs, 50, seed=7) > 0.0
-    assert searcher.margin(observation, own, theirs, 50, seed=7) == pytest.approx(
-        -searcher.margin(observation, theirs, own, 50, seed=7)
-    )
+    values = Searcher(100).deal_values(state.observation(0), [own, own, theirs], 50, seed=7)
+    assert values.shape == (50, 3)
+    assert (values[:, 0] == values[:, 1]).all()
+    assert values[:, 0].mean() > values[:, 2].mean()
