@@ -42,7 +42,7 @@ DEFAULT_BUDGET = STRONG_ITERATIONS  # the `strong` agent's own budget
 # standard errors clear of a class limit its loss must be to stop.
 DEALS_PER_ITERATION = 0.05
 MOST_DEALS_PER_ITERATION = 0.8
-CONFIDENCE = 2.0
+CONFIDENCE = 1.5
 # Upper bounds of the loss of expected win_share per class (metrics spec, move quality).
 CLASS_LIMITS = (("excellent", 0.02), ("good", 0.05), ("inaccuracy", 0.10), ("mistake", 0.20))
 BEST = "best"
