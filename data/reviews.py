@@ -1,9 +1,9 @@
 """Engine reviews of games, cached in the lake so that a game is reviewed once.
 
 A review is one row per move (the evaluator's judgement of it) and is stored per game, budget
-and seed as `reviews/game_id=<id>/budget=<b>-seed=<s>.parquet`, written to a temporary file and
-renamed into place. Game ids are hashes of the moves, so a review stays valid as long as the
-lake keeps the game, even across rebuilds.
+and seed as `reviews/game_id=<id>/budget=<b>-seed=<s>.parquet`, stamped with the evaluator's
+version, written to a temporary file and renamed into place. Game ids are hashes of the moves,
+so a review stays valid as long as the lake keeps the game and the evaluator its version.
 """
 
 from __future__ import annotations
@@ -16,6 +16,9 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from data.lake import Lake, replace_file_atomically
+from engine.evaluate import VERSION
+
+EVALUATOR = b"evaluator"  # the Parquet metadata key of the evaluator's version
 
 FOLDER = "reviews"
 SCHEMA = pa.schema(
@@ -48,14 +51,19 @@ def _path(lake: Lake, game_id: int, budget: int, seed: int) -> Path:
 def save_review(lake: Lake, game_id: int, budget: int, seed: int, review: pl.DataFrame) -> None:
     """Store a game's review (columns as SCHEMA) atomically."""
     table = review.select(SCHEMA.names).to_arrow().cast(SCHEMA)
-    replace_file_atomically(table, _path(lake, game_id, budget, seed))
+    stamped = table.replace_schema_metadata({EVALUATOR: str(VERSION).encode()})
+    replace_file_atomically(stamped, _path(lake, game_id, budget, seed))
 
 
 def has_review(lake: Lake, game_id: int, budget: int, seed: int) -> bool:
-    """Whether a review of the game at this budget and seed is stored with all of today's
-    columns (one made before them is made again)."""
+    """Whether a review of the game at this budget and seed is stored by today's evaluator with
+    all of today's columns (one made before either is made again)."""
     path = _path(lake, game_id, budget, seed)
-    return path.exists() and not set(SCHEMA.names) - set(pq.read_schema(path).names)
+    if not path.exists():
+        return False
+    stored = pq.read_schema(path)
+    made_by = (stored.metadata or {}).get(EVALUATOR)
+    return made_by == str(VERSION).encode() and not set(SCHEMA.names) - set(stored.names)
 
 
 def load_review(lake: Lake, game_id: int, budget: int, seed: int) -> pl.DataFrame | None:

@@ -37,6 +37,9 @@ from engine.state import Game, Observation, State
 from engine.turns import Turn, walk
 
 DEFAULT_BUDGET = STRONG_ITERATIONS  # the `strong` agent's own budget
+# Raised whenever the same game, budget and seed would be judged otherwise: a review stored by
+# another version is made again (data/reviews.py).
+VERSION = 2
 # Deals a played move and the search's actions are first measured on, and added to its close
 # contenders at a time, per iteration of the budget; the most deals a measure takes; how many
 # standard errors clear of a class limit its loss must be to stop.

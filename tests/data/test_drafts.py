@@ -62,3 +62,8 @@ def test_review_round_trip(tmp_path) -> None:
     path = next((tmp_path / "reviews" / "game_id=8").glob("*.parquet"))
     pq.write_table(pq.read_table(path).drop_columns(["gold_loss"]), path)
     assert load_review(lake, 8, 400, 1) is None
+    # So is one made by another version of the evaluator.
+    save_review(lake, 9, 400, 1, review)
+    path = next((tmp_path / "reviews" / "game_id=9").glob("*.parquet"))
+    pq.write_table(pq.read_table(path).replace_schema_metadata({b"evaluator": b"1"}), path)
+    assert load_review(lake, 9, 400, 1) is None
