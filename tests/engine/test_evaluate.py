@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
+import numpy as np
 import pytest
 
 from engine import pieces
@@ -18,7 +21,7 @@ from engine.evaluate import (
     latest_shares,
     move_reviews,
 )
-from engine.state import PLACE, Game, State
+from engine.state import PLACE, Game, Observation, State
 
 A1, B1, A5, B5 = 0, 1, 24, 25  # cells a1, b1, a5, b5 of the 5x6 board
 
@@ -179,3 +182,32 @@ def test_actions_measured_together_meet_the_same_deals() -> None:
     assert values.shape == (50, 3)
     assert (values[:, 0] == values[:, 1]).all()
     assert values[:, 0].mean() > values[:, 2].mean()
+
+
+class _CountingSearcher(Searcher):
+    """The real searcher, keeping the actions of every measure it is asked for."""
+
+    def __init__(self, iterations: int) -> None:
+        super().__init__(iterations)
+        self.measured: list[list[int]] = []
+
+    def deal_values(
+        self, observation: Observation, actions: Sequence[int], deals: int, seed: int
+    ) -> np.ndarray:
+        self.measured.append(list(actions))
+        return super().deal_values(observation, actions, deals, seed)
+
+
+def test_a_clear_loss_is_settled_on_the_first_deals_against_every_opened_action() -> None:
+    """A +6 in B's row rather than A's own gives up more than any class limit is near: the
+    first deals, on which the move played and every move the search opened are played out,
+    settle it."""
+    state = _position_with_drawn_tile(pieces.resource(6))
+    theirs = state.game.codes.place_drawn(B5)
+    searcher = _CountingSearcher(200)
+    judged = evaluate(state, 200, seed=1, played=theirs, searcher=searcher)
+    assert len(searcher.measured) == 1
+    assert len(judged.values) > 2  # more than the played move and the most visited one
+    assert sorted(searcher.measured[0]) == sorted(judged.values)
+    assert judged.best_action != theirs
+    assert classify(judged.loss(theirs)) == "blunder"
