@@ -144,8 +144,8 @@ def leaf_win_shares(state, rules, reward, unseen, scratch) -> None:
     else:
         for seat in range(players):
             strength[seat] = state[gold_at(rules, seat)]
-    top = strength[:players].max()
     if phase == OVER:
+        top = strength[:players].max()
         winners = 0
         for seat in range(players):
             winners += strength[seat] == top
@@ -302,7 +302,7 @@ def deal_values(root, work, rules, holds, actions, seed, settings, out) -> None:
     values = np.zeros(legal.shape[0], dtype=np.float64)
     unseen = np.zeros(rules[TILE_CODES], dtype=np.int64)
     policies = np.full(seats, HEURISTIC, dtype=np.int64)
-    scratch = policy_scratch(rules)
+    valuing = policy_scratch(rules)
     reward = np.zeros(seats, dtype=np.float64)
     stream = np.zeros(1, dtype=np.uint64)
     starts = np.zeros(1, dtype=np.uint64)
@@ -315,8 +315,8 @@ def deal_values(root, work, rules, holds, actions, seed, settings, out) -> None:
             determinise(work, rules, viewer, holds, stream)
             apply_action(work, rules, actions[k])
             playout(work, rules, settings[PLAYOUT], policies, stream, legal, values, unseen,
-                    scratch)  # fmt: skip
-            leaf_win_shares(work, rules, reward, unseen, scratch)
+                    valuing)  # fmt: skip
+            leaf_win_shares(work, rules, reward, unseen, valuing)
             out[deal, k] = reward[viewer]
 
 
