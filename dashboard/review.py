@@ -10,7 +10,7 @@ import polars as pl
 
 from dashboard.timeline import Timeline
 from engine import pieces
-from engine.evaluate import class_loss
+from engine.evaluate import JUDGED_BY_GOLD
 from engine.record import parse_record, write_record
 
 BADGES = {
@@ -25,16 +25,19 @@ FLAGGED = ("inaccuracy", "mistake", "blunder")  # the moves that cost their play
 
 
 def loss_text(entry: dict) -> str:
-    """`loses 12.0 win-share points and 8.0 gold` (a point is a hundredth of a win); in a
-    decided game the gold judged the move, and the text says so."""
-    text = f"loses {100 * entry['loss']:.1f} win-share points and {entry['gold_loss']:.1f} gold"
-    return text + " (judged by gold: the game is decided)" if entry["decided"] else text
+    """`loses 0.034 win share`: the move's one loss, which its class follows; in a decided game
+    it is the gold given up, and the text says so (`loses 0.113 win share (11.3 gold; decided:
+    judged by gold lost, 1 gold = 0.01)`)."""
+    text = f"loses {entry['loss']:.3f} win share"
+    if entry["decided"]:
+        return f"{text} ({entry['gold_loss']:.1f} gold; {JUDGED_BY_GOLD})"
+    return text
 
 
 def costly_moves(review: pl.DataFrame) -> list[tuple[int, str]]:
-    """The moves that cost their player, largest judged loss first, as (ply, label)."""
+    """The moves that cost their player, largest loss first, as (ply, label)."""
     rows = [row for row in review.iter_rows(named=True) if row["quality"] in FLAGGED]
-    rows.sort(key=lambda row: (-judged_loss(row), row["ply"]))
+    rows.sort(key=lambda row: (-row["loss"], row["ply"]))
     return [
         (
             row["ply"],
@@ -42,11 +45,6 @@ def costly_moves(review: pl.DataFrame) -> list[tuple[int, str]]:
         )
         for row in rows
     ]
-
-
-def judged_loss(row: dict) -> float:
-    """The loss a review row's class follows (engine.evaluate.class_loss)."""
-    return class_loss(row["loss"], row["gold_loss"], row["decided"])
 
 
 @dataclass(frozen=True)
@@ -116,12 +114,10 @@ def first_mover(letter: str, name: str, agent: str | None) -> str:
 
 
 def move_comment(entry: dict) -> str:
-    """A review row as a record comment: `mistake, loses 0.12 win share and 8.0 gold; best C4
-    b2`."""
+    """A review row as a record comment: `mistake, loses 0.120 win share; best C4 b2`."""
     if entry["quality"] == "best":
         return "best"
-    lost = f"loses {entry['loss']:.2f} win share and {entry['gold_loss']:.1f} gold"
-    return f"{entry['quality']}, {lost}; best {entry['best_move']}"
+    return f"{entry['quality']}, {loss_text(entry)}; best {entry['best_move']}"
 
 
 def with_review_comments(record_text: str, review: pl.DataFrame) -> str:

@@ -39,7 +39,7 @@ def review_game(
         rows["seat"].append(pieces.SEAT_LETTERS[judged.seat])
         rows["move"].append(judged.move.to_str(game.geometry))
         rows["expected"].append(list(judged.win_shares))
-        rows["played_value"].append(best_value - judged.loss)
+        rows["played_value"].append(best_value - judged.win_share_loss)
         rows["best_move"].append(describe(best, game))
         rows["best_cell"].append(
             game.geometry.cell_name(best.cell) if best.cell is not None else None

@@ -31,9 +31,9 @@ SCHEMA = pa.schema(
         ("best_move", pa.string()),
         ("best_cell", pa.string()),  # null for a draw or a pass
         ("best_value", pa.float32()),
-        ("loss", pa.float32()),  # expected win_share given up
+        ("loss", pa.float32()),  # the move's one loss, in win share, its class follows
         ("gold_loss", pa.float32()),  # gold given up against best_move, by the heuristic's values
-        ("decided", pa.bool_()),  # the mover's win_share was settled: the class follows the gold
+        ("decided", pa.bool_()),  # the mover's win_share was settled: the loss is the gold's
         ("quality", pa.string()),  # best, excellent, good, inaccuracy, mistake, blunder
     ]
 )

@@ -12,8 +12,10 @@ standard errors) or the most deals are dealt; the metrics spec turns the loss in
 
 Once a game is decided (the mover's expected win_share within `DECIDED` of 0 or 1) every move
 loses about nothing, so there the preferred move is the one the heuristic values most in gold,
-and the gold a move gives up counts `WIN_SHARE_PER_GOLD` a gold for its class. Gold values come
-from the heuristic agent's valuing (engine/agents/greedy.py `Position.values`) only.
+and the gold a move gives up is its loss at `WIN_SHARE_PER_GOLD` a gold. Every move has one
+loss, in win share, and its class follows that loss alone (`class_loss`, `classify`): two moves
+of one game never get classes in the opposite order of their losses. Gold values come from the
+heuristic agent's valuing (engine/agents/greedy.py `Position.values`) only.
 
 The search values its root for the seat to move only. A review's `win_shares` (every seat's
 expected win_share before a move) therefore take the mover's from this move's search and each
@@ -39,7 +41,7 @@ from engine.turns import Turn, walk
 DEFAULT_BUDGET = STRONG_ITERATIONS  # the `strong` agent's own budget
 # Raised whenever the same game, budget and seed would be judged otherwise: a review stored by
 # another version is made again (data/reviews.py).
-VERSION = 2
+VERSION = 3
 # Deals a played move and the search's actions are first measured on, and added to its close
 # contenders at a time, per iteration of the budget; the most deals a measure takes; how many
 # standard errors clear of a class limit its loss must be to stop.
@@ -59,6 +61,8 @@ DECIDED = 0.02  # a mover this close to a win_share of 0 or 1 is judged by gold
 # (engine/kernel/search.py); so 2 gold lost is "excellent", 5 "good", 10 an "inaccuracy",
 # 20 a "mistake", more a "blunder".
 WIN_SHARE_PER_GOLD = 0.01
+# How a decided move's loss was measured, said beside it wherever a loss is shown.
+JUDGED_BY_GOLD = f"decided: judged by gold lost, 1 gold = {WIN_SHARE_PER_GOLD:g}"
 
 
 @dataclass(frozen=True)
@@ -165,9 +169,9 @@ def is_decided(win_share: float) -> bool:
     return win_share <= DECIDED or win_share >= 1 - DECIDED
 
 
-def classify(loss: float, is_best: bool = False) -> str:
-    """The move-quality class of a loss of expected win_share."""
-    if is_best or loss <= 0:
+def classify(loss: float) -> str:
+    """The move-quality class of a move's loss (see class_loss): best for none."""
+    if loss <= 0:
         return BEST
     for name, limit in CLASS_LIMITS:
         if loss <= limit:
@@ -183,7 +187,7 @@ class MoveReview:
     seat: int
     move: Move
     win_shares: tuple[float, ...]  # every seat's expected win_share before the move
-    loss: float  # expected win_share given up
+    win_share_loss: float  # expected win_share given up, as the search measured it
     gold_loss: float  # gold given up against the preferred move, by the heuristic's values
     decided: bool  # judged by gold: the mover's win_share was settled (see DECIDED)
     quality: str
@@ -195,15 +199,15 @@ class MoveReview:
         return self.win_shares[self.seat]
 
     @property
-    def judged_loss(self) -> float:
-        """The loss the class follows (see class_loss)."""
-        return class_loss(self.loss, self.gold_loss, self.decided)
+    def loss(self) -> float:
+        """The move's one loss, which its class follows (see class_loss)."""
+        return class_loss(self.win_share_loss, self.gold_loss, self.decided)
 
 
-def class_loss(loss: float, gold_loss: float, decided: bool) -> float:
-    """The loss a move's class follows: its win_share given up, or once decided the worth of
-    its gold given up."""
-    return gold_loss * WIN_SHARE_PER_GOLD if decided else loss
+def class_loss(win_share_loss: float, gold_loss: float, decided: bool) -> float:
+    """A move's one loss, in win share: the win_share it gave up, or once the game is decided
+    its gold given up at WIN_SHARE_PER_GOLD a gold (JUDGED_BY_GOLD)."""
+    return gold_loss * WIN_SHARE_PER_GOLD if decided else win_share_loss
 
 
 def iter_reviews(
@@ -258,10 +262,10 @@ def _review_turn(turn: Turn, searcher: Searcher, seed: str, latest: list[float])
         seat=turn.seat,
         move=turn.move,
         win_shares=latest_shares(latest, turn.seat, before),
-        loss=loss,
+        win_share_loss=loss,
         gold_loss=gold_loss,
         decided=decided,
-        quality=classify(class_loss(loss, gold_loss, decided), best is None),
+        quality=classify(class_loss(loss, gold_loss, decided)),
         best=best,
     )
 

@@ -304,10 +304,10 @@ def evaluation(opened: OpenedGame, ply: int, review: pl.DataFrame | None) -> Non
         format_func=lambda p: "—" if p is None else labels[p],
         key="replay_jump",
         on_change=jump_from_list,
-        help="The inaccuracies, mistakes and blunders, the costliest first: the expected "
-        "win-share its player gave up (a point is a hundredth of a win) and the gold, as the "
-        "heuristic values the moves. Once a game is decided (a win chance within 2 points of "
-        "0 or 1) the gold judges the move, a gold counting as one win-share point.",
+        help="The inaccuracies, mistakes and blunders, the costliest first, each by its one "
+        "loss, which its class follows: the expected win share its player gave up. Once a game "
+        "is decided (the mover's win chance within 0.02 of 0 or 1) the loss is the gold given "
+        "up, as the heuristic values the moves, at 1 gold = 0.01 win share.",
     )
 
 

@@ -14,8 +14,9 @@ from engine.cli_support import EXIT_OK, BadInput, load_record, whole_number
 
 NAME = "review"
 HELP = (
-    "Judge every move of a .kgn record: class (best … blunder), expected loss, gold lost, best "
-    "move; or with --all review the lake's recorded games for the replay viewer."
+    "Judge every move of a .kgn record: class (best … blunder), its loss of expected win share "
+    "(once decided, its gold lost at 1 gold = 0.01), best move; or with --all review the "
+    "lake's recorded games for the replay viewer."
 )
 
 
@@ -85,7 +86,7 @@ def _review_lake(args: argparse.Namespace) -> int:
 
 
 def _review_file(args: argparse.Namespace) -> int:
-    from engine.evaluate import describe, move_reviews
+    from engine.evaluate import JUDGED_BY_GOLD, describe, move_reviews
 
     _, state = load_record(args.file)
     game = state.game
@@ -97,6 +98,7 @@ def _review_file(args: argparse.Namespace) -> int:
             "move": describe(review.move, game),
             "class": review.quality,
             "loss": round(review.loss, 4),
+            "win_share_loss": round(review.win_share_loss, 4),
             "gold_loss": round(review.gold_loss, 2),
             "decided": review.decided,
             "win_share_before": round(review.win_share_before, 4),
@@ -113,9 +115,9 @@ def _review_file(args: argparse.Namespace) -> int:
             epoch = row["epoch"]
             print(f"epoch {epoch}")
         better = f"  best: {row['best']}" if row["best"] else ""
-        decided = " (decided: judged by gold)" if row["decided"] else ""
+        decided = f" ({row['gold_loss']:.1f} gold; {JUDGED_BY_GOLD})" if row["decided"] else ""
         print(
             f"{row['seat']} {row['move']:<8} {row['class']:<11} loss {row['loss']:.3f}"
-            f"  gold {row['gold_loss']:.1f}  win {row['win_share_before']:.2f}{better}{decided}"
+            f"  win {row['win_share_before']:.2f}{better}{decided}"
         )
     return EXIT_OK

@@ -7,7 +7,7 @@ import pyarrow as pa
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from dashboard.review import judged_loss
+from dashboard.review import BADGES, loss_text
 from dashboard.timeline import Timeline
 from data.lake import Lake
 from data.reader import connect, execute
@@ -157,13 +157,25 @@ def test_jump_list_goes_from_the_costliest_move_down_with_units(reviewed) -> Non
         if r["quality"] in ("inaccuracy", "mistake", "blunder")
     ]
     assert flagged, "the reviewed game has no costly move to list"
-    expected = [r["ply"] for r in sorted(flagged, key=lambda r: (-judged_loss(r), r["ply"]))]
+    expected = [r["ply"] for r in sorted(flagged, key=lambda r: (-r["loss"], r["ply"]))]
     app = _open(game_id, 0)
     labels = app.selectbox(key="replay_jump").options[1:]
     assert [int(label.split()[1]) for label in labels] == expected
     first = next(r for r in flagged if r["ply"] == expected[0])
-    points = f"loses {100 * first['loss']:.1f} win-share points"
-    assert f"{points} and {first['gold_loss']:.1f} gold" in labels[0]
+    assert labels[0].endswith(loss_text(first))
+
+
+def test_a_stored_reviews_classes_come_in_the_order_of_its_losses(reviewed) -> None:
+    _, _, review = reviewed
+    order = {name: rank for rank, name in enumerate(BADGES)}
+    rows = list(review.iter_rows(named=True))
+    assert any(r["decided"] and r["quality"] != "best" for r in rows)
+    assert not [
+        (a["ply"], b["ply"])
+        for a in rows
+        for b in rows
+        if a["loss"] < b["loss"] and order[a["quality"]] > order[b["quality"]]
+    ]
 
 
 def test_a_flagged_move_shows_the_position_before_it_and_the_alternative(reviewed) -> None:

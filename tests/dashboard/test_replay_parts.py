@@ -81,12 +81,13 @@ def test_best_labels_and_review_comments() -> None:
             "quality": ["best", "blunder"],
             "loss": [0.0, 0.3],
             "gold_loss": [0.0, 12.0],
+            "decided": [False, False],
             "best_move": ["x", "C4 a1"],
         }
     )
     commented = with_review_comments(text, review)
     assert "; best" in commented
-    assert "; blunder, loses 0.30 win share and 12.0 gold; best C4 a1" in commented
+    assert "; blunder, loses 0.300 win share; best C4 a1" in commented
 
 
 def _row(
@@ -103,23 +104,23 @@ def _row(
     }
 
 
-def test_costly_moves_go_largest_judged_loss_first() -> None:
-    """A decided move is judged by its gold, a gold for a win-share point (engine.evaluate's
-    WIN_SHARE_PER_GOLD): 30 gold outranks a 0.25 loss of win share."""
+def test_costly_moves_go_largest_loss_first_with_one_loss_each() -> None:
+    """A decided move's loss is its gold at engine.evaluate's WIN_SHARE_PER_GOLD (0.01): 30 gold
+    is a loss of 0.300 and outranks 0.25; an open game's move shows its win share alone."""
     review = pl.DataFrame(
         [
             _row(3, "inaccuracy", 0.08),
             _row(9, "good", 0.04),  # not costly: left out
             _row(20, "mistake", 0.15),
             _row(31, "blunder", 0.25, gold_loss=4.0),
-            _row(40, "blunder", 0.0, gold_loss=30.0, decided=True),
+            _row(40, "blunder", 0.3, gold_loss=30.0, decided=True),
         ]
     )
     listed = costly_moves(review)
     assert [ply for ply, _ in listed] == [40, 31, 20, 3]
-    assert listed[1][1] == ("ply 31 · A C1 a1 · blunder: loses 25.0 win-share points and 4.0 gold")
+    assert listed[1][1] == "ply 31 · A C1 a1 · blunder: loses 0.250 win share"
     assert listed[0][1].endswith(
-        "loses 0.0 win-share points and 30.0 gold (judged by gold: the game is decided)"
+        "loses 0.300 win share (30.0 gold; decided: judged by gold lost, 1 gold = 0.01)"
     )
 
 

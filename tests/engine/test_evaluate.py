@@ -11,9 +11,13 @@ from engine import pieces
 from engine.agents import make_agent, play_game
 from engine.agents.strong import Searcher
 from engine.evaluate import (
+    BEST,
+    BLUNDER,
+    CLASS_LIMITS,
     TIE,
     WIN_SHARE_PER_GOLD,
     Evaluation,
+    MoveReview,
     class_loss,
     classify,
     evaluate,
@@ -109,6 +113,59 @@ def test_classes_follow_the_metrics_thresholds(loss: float, expected: str) -> No
     assert classify(loss) == expected
 
 
+@pytest.mark.parametrize(
+    ("decided", "win_share_loss", "gold_loss", "expected"),
+    [
+        (False, 0.03, 54.0, "good"),  # still open: the win share given up alone
+        (False, 0.15, 0.0, "mistake"),
+        (False, 0.0, 30.0, "best"),  # the search's equal: the heuristic's gold does not count
+        (True, 0.0, 11.3, "mistake"),  # decided: 11.3 gold at 0.01 a gold is 0.113
+        (True, 0.04, 2.0, "excellent"),  # decided: the gold alone, 0.02
+        (True, 0.0, 5.0, "good"),
+        (True, 0.0, 25.0, "blunder"),
+        (True, 0.0, 0.0, "best"),
+    ],
+)
+def test_a_moves_class_follows_its_one_loss_whatever_the_games_state(
+    decided: bool, win_share_loss: float, gold_loss: float, expected: str
+) -> None:
+    """Known answers from the metrics spec's class limits, a decided move's gold counted at
+    WIN_SHARE_PER_GOLD (0.01) a gold."""
+    loss = class_loss(win_share_loss, gold_loss, decided)
+    assert loss == (gold_loss * 0.01 if decided else win_share_loss)
+    assert classify(loss) == expected
+
+
+ORDER = {name: rank for rank, name in enumerate((BEST, *(n for n, _ in CLASS_LIMITS), BLUNDER))}
+
+
+def _inverted(reviews: Sequence[MoveReview]) -> list[tuple[MoveReview, MoveReview]]:
+    """Pairs of moves whose classes come in the opposite order of their losses."""
+    return [
+        (a, b)
+        for a in reviews
+        for b in reviews
+        if a.loss < b.loss and ORDER[a.quality] > ORDER[b.quality]
+    ]
+
+
+@pytest.mark.parametrize(
+    ("players", "agents", "seed"),
+    [(2, ("greedy", "random"), 4), (3, ("random", "greedy", "random"), 5)],
+)
+def test_no_two_moves_of_a_game_get_classes_against_their_losses(
+    players: int, agents: tuple[str, ...], seed: int
+) -> None:
+    """Over whole reviewed games, decided moves among them: the moves' classes come in the
+    order of their losses (a move that loses more never gets a better class)."""
+    table = [make_agent(name, index) for index, name in enumerate(agents, 1)]
+    state = play_game(Game(players), table, seed=seed)
+    reviews = move_reviews(state.game, state.history, budget=40, seed=1)
+    costly = [r for r in reviews if r.quality != BEST]
+    assert any(r.decided for r in costly) and any(not r.decided for r in costly)
+    assert _inverted(reviews) == []
+
+
 def _finished_game() -> State:
     return play_game(Game(2), [make_agent("greedy", 1), make_agent("random", 2)], seed=4)
 
@@ -127,7 +184,7 @@ def test_review_judges_every_turn() -> None:
     }
     assert all(r.loss >= 0 and sum(r.win_shares) == pytest.approx(1.0) for r in reviews)
     assert all((r.best is None) == (r.quality == "best") for r in reviews)
-    assert all(r.quality == classify(r.judged_loss, r.best is None) for r in reviews)
+    assert all(r.quality == classify(r.loss) for r in reviews)
     assert all(r.gold_loss >= 0 for r in reviews)
 
 
@@ -167,9 +224,8 @@ def test_a_decided_game_still_has_costly_moves_after_move_15() -> None:
     assert decided, "the game never looked decided"
     flagged = [r for r in decided if r.quality in ("inaccuracy", "mistake", "blunder")]
     assert flagged and all(r.gold_loss > 0 and r.best is not None for r in flagged)
-    assert all(
-        r.quality == classify(r.gold_loss * WIN_SHARE_PER_GOLD, r.best is None) for r in decided
-    )
+    assert all(r.loss == r.gold_loss * WIN_SHARE_PER_GOLD for r in decided)
+    assert all(r.quality == classify(r.loss) for r in decided)
 
 
 def test_actions_measured_together_meet_the_same_deals() -> None:
