@@ -15,6 +15,7 @@ import altair as alt
 import polars as pl
 
 from dashboard.board_chart import seat_colours
+from engine import pieces
 
 JUMP = "jump"  # the evaluation graph's click selection: {"jump": [{"ply": k}]}
 QUALITY_COLOURS = {
@@ -27,9 +28,9 @@ QUALITY_COLOURS = {
 }
 
 
-def _seat_scale(players: int) -> alt.Scale:
-    letters = "ABCD"[:players]
-    return alt.Scale(domain=list(letters), range=seat_colours(players))
+def _player_scale(players: Sequence[str]) -> alt.Scale:
+    """Each seat's colour for the line named after its player (`players` in seat order)."""
+    return alt.Scale(domain=list(players), range=seat_colours(len(players)))
 
 
 def spec_without_rows(chart: alt.LayerChart) -> dict[str, Any]:
@@ -67,10 +68,10 @@ def gold_at(gold: pl.DataFrame, ply: int) -> pl.DataFrame:
 
 
 def gold_chart(gold: pl.DataFrame, ply: int, epoch_starts: Sequence[int]) -> alt.LayerChart:
-    """Gold of every seat after every ply (frame: ply, seat, player, gold), the current ply
-    marked and its values as points."""
-    players = gold["seat"].n_unique()
-    colour = alt.Color("seat:N", scale=_seat_scale(players), title="seat")
+    """Gold of every seat after every ply (frame: ply, seat, player, gold; the players in seat
+    order), a line per player, the current ply marked and its values as points."""
+    players = gold.unique("seat", maintain_order=True).sort("seat")["player"].to_list()
+    colour = alt.Color("player:N", scale=_player_scale(players), title="player")
     x = alt.X("ply:Q", title="ply", scale=alt.Scale(domain=[0, max(1, gold["ply"].max() or 1)]))
     lines = (
         alt.Chart(gold)
@@ -92,50 +93,63 @@ def gold_chart(gold: pl.DataFrame, ply: int, epoch_starts: Sequence[int]) -> alt
     )
 
 
-def evaluation_frame(review: pl.DataFrame, seats: Sequence[str]) -> pl.DataFrame:
-    """The evaluation graph's rows from a review: one per ply and seat, the seat's expected
-    win_share before that ply's move, with the move's quality on the mover's row."""
-    rows: dict[str, list] = {"ply": [], "seat": [], "win_share": [], "move": [], "quality": []}
+def evaluation_frame(review: pl.DataFrame, players: Sequence[str]) -> pl.DataFrame:
+    """The evaluation graph's rows from a review: from a seat's first turn on, one per ply and
+    seat, the seat's expected win_share as its own latest turn judged it (from what it could
+    see), held until its next turn; the mover's row (`mover`) carries the move's quality."""
+    rows: dict[str, list] = {
+        "ply": [],
+        "player": [],
+        "win_share": [],
+        "move": [],
+        "quality": [],
+        "mover": [],
+    }
+    latest: dict[int, float] = {}
     for entry in review.iter_rows(named=True):
-        for seat, share in zip(seats, entry["expected"], strict=False):
-            mover = seat == entry["seat"]
+        seat = pieces.SEAT_LETTERS.index(entry["seat"])
+        latest[seat] = entry["expected"][seat]
+        for other, share in sorted(latest.items()):
             rows["ply"].append(entry["ply"])
-            rows["seat"].append(seat)
+            rows["player"].append(players[other])
             rows["win_share"].append(share)
-            rows["move"].append(f"{entry['seat']} {entry['move']}")
-            rows["quality"].append(entry["quality"] if mover else None)
+            rows["move"].append(f"{players[seat]}: {entry['move']}")
+            rows["quality"].append(entry["quality"] if other == seat else None)
+            rows["mover"].append(other == seat)
     return pl.DataFrame(
         rows,
         schema={
             "ply": pl.Int64,
-            "seat": pl.String,
+            "player": pl.String,
             "win_share": pl.Float64,
             "move": pl.String,
             "quality": pl.String,
+            "mover": pl.Boolean,
         },
     )
 
 
 def evaluation_chart(
-    evaluation: pl.DataFrame, ply: int, epoch_starts: Sequence[int]
+    evaluation: pl.DataFrame, players: Sequence[str], ply: int, epoch_starts: Sequence[int]
 ) -> alt.LayerChart:
-    """Expected win_share of every seat over the game; a click on a point selects its ply
-    (selection `jump`), and the mover's mistakes and blunders stand out."""
-    players = evaluation["seat"].n_unique()
-    colour = alt.Color("seat:N", scale=_seat_scale(players), title="seat")
+    """Expected win_share of every seat over the game, a step line per player (`players` in
+    seat order) that moves at its own turns, marked by a point; a click on a point selects its
+    ply (selection `jump`), and the mover's mistakes and blunders stand out."""
+    colour = alt.Color("player:N", scale=_player_scale(players), title="player")
     jump = alt.selection_point(name=JUMP, fields=["ply"], on="click", nearest=True)
-    tooltip = ["ply", "seat", "move", alt.Tooltip("win_share:Q", format=".2f"), "quality"]
+    tooltip = ["ply", "player", "move", alt.Tooltip("win_share:Q", format=".2f"), "quality"]
     x = alt.X("ply:Q", title="ply")
     y = alt.Y("win_share:Q", title="expected win share", scale=alt.Scale(domain=[0, 1]))
-    lines = alt.Chart(evaluation).mark_line().encode(x=x, y=y, color=colour)
+    moves = evaluation.filter(pl.col("mover"))
+    lines = alt.Chart(evaluation).mark_line(interpolate="step-after").encode(x=x, y=y, color=colour)
     points = (
-        alt.Chart(evaluation)
-        .mark_point(filled=True, size=40, opacity=0.6)
+        alt.Chart(moves)
+        .mark_point(filled=True, size=40, opacity=0.7)
         .encode(x=x, y=y, color=colour, tooltip=tooltip)
         .add_params(jump)
     )
     bad = (
-        alt.Chart(evaluation.filter(pl.col("quality").is_in(["mistake", "blunder"])))
+        alt.Chart(moves.filter(pl.col("quality").is_in(["mistake", "blunder"])))
         .mark_point(shape="diamond", size=140, filled=True, stroke="#000000", strokeWidth=0.5)
         .encode(
             x=x,

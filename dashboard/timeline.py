@@ -126,14 +126,21 @@ class Timeline:
         return score_breakdown(position.board, self.game.players, self.geometry)
 
     @cached_property
+    def players(self) -> list[str]:
+        """Each seat's player as the charts name its line, `Ann (A)`: a name may sit at two
+        seats (an agent playing itself)."""
+        letters = pieces.SEAT_LETTERS
+        return [f"{name} ({letters[seat]})" for seat, name in enumerate(self.names)]
+
+    @cached_property
     def gold_frame(self) -> pl.DataFrame:
-        """Gold of every seat after every ply: columns ply, seat, player, gold."""
+        """Gold of every seat after every ply: columns ply, seat, player (as `players`), gold."""
         letters = pieces.SEAT_LETTERS
         return pl.DataFrame(
             {
                 "ply": [p.ply for p in self.positions for _ in p.gold],
                 "seat": [letters[s] for p in self.positions for s in range(len(p.gold))],
-                "player": [self.names[s] for p in self.positions for s in range(len(p.gold))],
+                "player": [self.players[s] for p in self.positions for s in range(len(p.gold))],
                 "gold": [g for p in self.positions for g in p.gold],
             }
         )

@@ -68,8 +68,9 @@ def chart_specs(version: str, game_id: int, _opened: OpenedGame) -> dict[str, di
 @st.cache_data(max_entries=16, show_spinner=False)
 def evaluation_spec(version: str, game_id: int, _opened: OpenedGame, _review: pl.DataFrame) -> dict:
     """The evaluation graph of a reviewed game as a spec without its rows, like `chart_specs`."""
-    letters = list(pieces.SEAT_LETTERS[: len(_opened.names)])
-    chart = evaluation_chart(evaluation_frame(_review, letters), 0, _opened.timeline.epoch_starts())
+    timeline = _opened.timeline
+    evaluated = evaluation_frame(_review, timeline.players)
+    chart = evaluation_chart(evaluated, timeline.players, 0, timeline.epoch_starts())
     return spec_without_rows(chart)
 
 
@@ -290,6 +291,11 @@ def evaluation(opened: OpenedGame, ply: int, review: pl.DataFrame | None) -> Non
         on_select=jump_from_chart,
         selection_mode="jump",
         key=chart_key,
+    )
+    st.caption(
+        "Each line is a player's expected win share as the engine judged it at that player's "
+        "own turns, from what the player could see, held until its next turn; a point marks "
+        "each move, a diamond a mistake or blunder. Click a point to go to its ply."
     )
     labels = dict(costly_moves(review))
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import polars as pl
 import pyarrow as pa
 import pytest
@@ -176,6 +178,18 @@ def test_a_stored_reviews_classes_come_in_the_order_of_its_losses(reviewed) -> N
         for b in rows
         if a["loss"] < b["loss"] and order[a["quality"]] > order[b["quality"]]
     ]
+
+
+def test_the_evaluation_graph_names_its_lines_after_the_players(lake: Lake, reviewed) -> None:
+    game_id, _, _ = reviewed
+    stored = execute(connect(lake), "game_record", {"game_id": game_id}).row(0, named=True)
+    names = stored["seat_players"]
+    players = [f"{name} ({letter})" for letter, name in zip("AB", names, strict=True)]
+    specs = [json.loads(chart.proto.spec) for chart in _open(game_id, 3).get("vega_lite_chart")]
+    graph = next(spec for spec in specs if "expected win share" in json.dumps(spec))
+    line = next(layer for layer in graph["layer"] if layer["mark"].get("type") == "line")
+    assert line["encoding"]["color"]["scale"]["domain"] == players
+    assert line["mark"]["interpolate"] == "step-after"
 
 
 def test_a_flagged_move_shows_the_position_before_it_and_the_alternative(reviewed) -> None:

@@ -6,7 +6,14 @@ import polars as pl
 
 from dashboard.board_chart import board_chart, board_frame
 from dashboard.record_charts import clickable_board, clicked_cell
-from dashboard.replay_charts import gold_at, gold_chart, selected_ply, spec_without_rows
+from dashboard.replay_charts import (
+    evaluation_chart,
+    evaluation_frame,
+    gold_at,
+    gold_chart,
+    selected_ply,
+    spec_without_rows,
+)
 from dashboard.review import best_label, costly_moves, first_mover, with_review_comments
 from dashboard.timeline import Timeline
 from engine import pieces
@@ -52,6 +59,33 @@ def test_gold_chart_and_click_selection() -> None:
     assert gold_chart(timeline.gold_frame, 10, timeline.epoch_starts()).to_dict()
     assert selected_ply({"selection": {"jump": [{"ply": 12, "seat": "A"}]}}) == 12
     assert selected_ply({"selection": {"jump": []}}) is None
+
+
+def test_the_evaluation_graph_moves_a_players_line_only_at_its_own_turns() -> None:
+    """Stored rows hold each seat's win share from the mover's view (the other seat gets the
+    rest), which zig-zagged every ply: a player's step line holds its own latest judgement."""
+    review = pl.DataFrame(
+        {
+            "ply": [1, 2, 3, 4],
+            "seat": ["A", "B", "A", "B"],
+            "move": ["C1 a1", "C1 b1", "d+1 c1", "pass"],
+            "expected": [[0.6, 0.4], [0.45, 0.55], [0.7, 0.3], [0.2, 0.8]],
+            "quality": ["best", "mistake", "good", "best"],
+        }
+    )
+    players = ["Ann (A)", "Bob (B)"]
+    frame = evaluation_frame(review, players)
+    line = {p: frame.filter(player=p).sort("ply") for p in players}
+    assert line["Ann (A)"]["win_share"].to_list() == [0.6, 0.6, 0.7, 0.7]
+    assert line["Bob (B)"]["ply"].to_list() == [2, 3, 4]  # from its first turn on
+    assert line["Bob (B)"]["win_share"].to_list() == [0.55, 0.55, 0.8]
+    movers = frame.filter("mover")
+    expected = list(zip([1, 2, 3, 4], players * 2, strict=True))
+    assert movers.select("ply", "player").rows() == expected
+    spec = evaluation_chart(frame, players, 0, [1]).to_dict()
+    line_layer = next(layer for layer in spec["layer"] if layer["mark"].get("type") == "line")
+    assert line_layer["mark"]["interpolate"] == "step-after"
+    assert line_layer["encoding"]["color"]["scale"]["domain"] == players
 
 
 def test_chart_specs_leave_out_only_the_rows_of_a_ply() -> None:
