@@ -4,6 +4,7 @@ from engine.agents.driver import play_game
 from engine.agents.protocol import Agent
 from engine.agents.registry import (
     AGENT_NAMES,
+    AGENTS_VERSION,
     UnknownAgentError,
     make_agent,
     search_budget,
@@ -12,6 +13,7 @@ from engine.agents.registry import (
 
 __all__ = [
     "AGENT_NAMES",
+    "AGENTS_VERSION",
     "Agent",
     "UnknownAgentError",
     "make_agent",

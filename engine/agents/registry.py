@@ -12,6 +12,10 @@ from collections.abc import Iterable
 from engine.agents.protocol import Agent
 
 AGENT_NAMES = ("random", "greedy", "heuristic", "strong")
+# Raised whenever an agent given the same seed would play another game (a change to a policy,
+# the search or its budget, or the rules the kernel plays): a corpus of games made by another
+# version is refused (data/corpus.py), as its games would no longer replay from their seeds.
+AGENTS_VERSION = 1
 _MCTS = re.compile(r"mcts-([1-9][0-9]*)")
 # The most iterations a move `mcts-N` (the kernel's search) may take: about ten seconds a move
 # on one core (each iteration plays its leaf out), and some 80 MB of tree.
