@@ -11,6 +11,7 @@ from typing import NoReturn
 
 from data.commands import (
     bench,
+    corpus,
     dashboard,
     export,
     import_,
@@ -26,7 +27,11 @@ from engine.commands import replay, score
 
 EXIT_INTERRUPTED = 130  # 128 + SIGINT, as shells report a command stopped by Ctrl-C
 # The library's errors about what it was given, reported like bad input: (module, class).
-DOMAIN_ERRORS = (("data.lake", "LakeError"), ("data.simulate", "PlanError"))
+DOMAIN_ERRORS = (
+    ("data.lake", "LakeError"),
+    ("data.simulate", "PlanError"),
+    ("data.corpus", "CorpusError"),
+)
 
 COMMANDS: tuple[ModuleType, ...] = (
     score,
@@ -37,6 +42,7 @@ COMMANDS: tuple[ModuleType, ...] = (
     simulate,
     import_,
     export,
+    corpus,
     query,
     ratings,
     lake,
