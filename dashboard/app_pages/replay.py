@@ -6,6 +6,8 @@ shared. ← and → step, Home and End go to the ends.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import polars as pl
 import streamlit as st
 
@@ -38,6 +40,7 @@ from dashboard.review import (
 )
 from dashboard.scoring_view import epoch_scoring
 from dashboard.timeline import Timeline
+from data.levels import RECORDED
 from data.review_rows import DEFAULT_SEED
 from engine import pieces
 from engine.evaluate import DEFAULT_BUDGET
@@ -84,8 +87,42 @@ def open_id(game_id: int) -> None:
     st.query_params["ply"] = "0"
 
 
+RECORDED_COLUMNS = ("played", "seated", "result", "winners", "edition", "players", "plies")
+SIMULATED_COLUMNS = ("seated", "result", "winners", "edition", "players", "plies")
+
+
+def played_between() -> tuple[str | None, str | None]:
+    """The days played the lists keep (None: any), from the page's own date range."""
+    picked = st.date_input(
+        "Played between",
+        value=(),
+        key="replay_played",
+        help="The day a game was played: a record's own Date where it gives one, else the day "
+        "the game was stored (simulated, imported or saved). The sidebar's dates are the day "
+        "stored.",
+    )
+    days = (tuple(picked) + (None, None))[:2] if isinstance(picked, tuple) else (picked, None)
+    return days[0].isoformat() if days[0] else None, days[1].isoformat() if days[1] else None
+
+
+def game_list(title: str, games: pl.DataFrame, columns: tuple[str, ...], key: str) -> int | None:
+    """A list of games under its title; the game a click on a row picks."""
+    st.markdown(title)
+    shown = games.select(
+        pl.col("game_id").cast(pl.String),
+        *columns,
+        pl.col("created").dt.strftime("%Y-%m-%d %H:%M").alias("stored"),
+    )
+    picked = st.dataframe(
+        shown, hide_index=True, on_select="rerun", selection_mode="single-row", key=key
+    )
+    rows = picked.selection.rows if picked else []
+    return games["game_id"][rows[0]] if rows else None
+
+
 def picker() -> None:
-    """Find a game: by id, or among the games matching the sidebar filters."""
+    """Find a game: by id, among the recorded games (every play level, the latest saved
+    first), or among the simulated games matching the sidebar filters."""
     st.subheader("Open a game")
     typed = st.text_input("Game id", key="replay_game_id", placeholder="e.g. 4214138427410389")
     if st.button("Open", key="replay_open") and typed:
@@ -96,45 +133,48 @@ def picker() -> None:
             open_id(wanted)
             st.rerun()
     filters: Filters = st.session_state.get("filters", Filters())
+    played_from, played_to = played_between()
+    played = {"played_from": played_from, "played_to": played_to, "limit": 200}
+    searches = {}
+    if filters.source != "simulated":
+        searches["recorded"] = replace(filters, level=None, source="recorded").params()
+    if filters.source != "recorded" and filters.level != RECORDED:
+        searches["simulated"] = replace(filters, source="simulated").params()
     try:
-        games = fetch("game_search", filters.params(), limit=200)
+        found = {name: fetch("game_search", params, **played) for name, params in searches.items()}
     except QueryError as error:
         st.error(f"The lake cannot be searched: {error}")
         return
-    if games.is_empty():
+    if all(games.is_empty() for games in found.values()):
         st.info(
             "No game matches the filters. Record one on the Record page, import `.kgn` files "
             "with `kingdoms import`, or simulate some with `kingdoms simulate`."
         )
         return
-    st.caption(f"Games matching **{filters.describe()}**, newest first: pick one to replay.")
-    shown = games.select(
-        pl.col("game_id").cast(pl.String),
-        "source",
-        "edition",
-        "players",
-        "seated",
-        "result",
-        "winners",
-        "plies",
-        "created",
+    kept = filters.describe()
+    st.caption(
+        "Pick a game to replay. *played*: the record's own Date where it gives one, else the day "
+        "stored; *stored*: when it was simulated, imported or saved (UTC)."
     )
-    picked = st.dataframe(
-        shown, hide_index=True, on_select="rerun", selection_mode="single-row", key="replay_pick"
-    )
-    rows = picked.selection.rows if picked else []
+    picks = []
+    if not found.get("recorded", pl.DataFrame()).is_empty():
+        following = replace(filters, level=None, source=None).describe()
+        title = f"**Recorded games**, the latest stored first: {following}"
+        picks.append(game_list(title, found["recorded"], RECORDED_COLUMNS, "replay_pick_recorded"))
+    if not found.get("simulated", pl.DataFrame()).is_empty():
+        title = f"**Simulated games**, the latest first: {kept}"
+        picks.append(game_list(title, found["simulated"], SIMULATED_COLUMNS, "replay_pick"))
+    every = [game for games in found.values() for game in games["game_id"].to_list()]
     choice = st.selectbox(
-        "Or choose from the list",
-        [None, *games["game_id"].to_list()],
+        "Or choose from the lists",
+        [None, *every],
         format_func=lambda g: "—" if g is None else str(g),
         key="replay_choice",
     )
-    if rows:
-        open_id(games["game_id"][rows[0]])
-        st.rerun()
-    if choice is not None:
-        open_id(choice)
-        st.rerun()
+    for picked in [*picks, choice]:
+        if picked is not None:
+            open_id(picked)
+            st.rerun()
 
 
 def step_controls(timeline: Timeline, ply: int) -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from datetime import UTC, date, datetime
 
 import polars as pl
 import pyarrow as pa
@@ -11,14 +12,18 @@ from streamlit.testing.v1 import AppTest
 
 from dashboard.review import BADGES, loss_text
 from dashboard.timeline import Timeline
+from data.importer import played_from_text, store_records
 from data.lake import Lake
 from data.reader import connect, execute
 from data.review_rows import DEFAULT_SEED, review_game
 from data.reviews import load_review, save_review
 from engine import pieces
 from engine.evaluate import DEFAULT_BUDGET
+from engine.playout import random_game
+from engine.record import record_from_state, write_record
 from engine.rules import rule_set
 from engine.state import Game
+from tests.dashboard.conftest import open_page
 from tests.lakes import APP_PAGES, scratch_lake
 
 PAGE = str(APP_PAGES / "replay.py")
@@ -133,6 +138,45 @@ def test_pick_a_game_from_the_search(game: tuple[int, Timeline]) -> None:
     choice.set_value(choice.options and game[0]).run()
     assert app.query_params["game"] in (str(game[0]), [str(game[0])])
     assert app.slider(key="replay_slider").value == 0
+
+
+def _listed(app: AppTest) -> dict[str, dict]:
+    """Every game the page lists, by id: its row of the list."""
+    return {
+        row["game_id"]: row
+        for frame in app.dataframe
+        if "game_id" in frame.value.columns
+        for row in frame.value.to_dict("records")
+    }
+
+
+def test_a_just_saved_game_is_listed_with_its_date_whatever_the_level(
+    monkeypatch: pytest.MonkeyPatch, tmp_path
+) -> None:
+    """The default play level is a simulated one (random, the only level of this lake's
+    simulated games), yet the game just saved is in the list, with the record's Date, which the
+    page's "played between" filters on."""
+    lake = scratch_lake(tmp_path / "lake")
+    state = random_game(Game(2), 31)
+    tags = {"Edition": "kingdoms-2011", "Date": "2025.06.01", "A": "Zoe", "B": "Yan"}
+    saved = played_from_text(write_record(record_from_state(state, tags)))
+    assert store_records(lake, [saved], []).added == 1
+    game_id = str(saved.game_id)
+
+    app = open_page(monkeypatch, lake, "app_pages/replay.py")
+    assert not app.exception
+    assert app.selectbox(key="filter_level").value == "random"
+    listed = _listed(app)
+    assert game_id in listed
+    assert str(listed[game_id]["played"])[:10] == "2025-06-01"
+    assert str(listed[game_id]["stored"])[:10] == datetime.now(UTC).date().isoformat()
+    assert list(listed).index(game_id) == 0  # the latest stored first
+
+    app.date_input(key="replay_played").set_value((date(2025, 6, 1), date(2025, 6, 2))).run()
+    assert set(_listed(app)) == {game_id}  # the examples were played in November 2026
+    app.date_input(key="replay_played").set_value((date(2026, 11, 1), date(2026, 11, 30))).run()
+    listed = _listed(app)
+    assert game_id not in listed and listed
 
 
 @pytest.mark.slow
