@@ -3,6 +3,7 @@ defined by its SQL in data/aggregates/ and computed here from the batch's Arrow 
 
 from __future__ import annotations
 
+import itertools
 import os
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -19,12 +20,14 @@ from data.grouping import (
     column_key,
     combined,
     composite,
+    game_sums,
     grouped_table,
     key,
     mapped,
     number_groups,
     numbers,
     relabel,
+    rolled,
     sum_groups,
     take,
 )
@@ -33,6 +36,7 @@ from data.schema import (
     AGGREGATE_DIR,
     CELL_NAMES,
     KINDS,
+    MIRROR_CELLS,
     PIECE_TOKENS,
     PLACEMENT_COLUMNS,
     TABLE_SCHEMAS,
@@ -192,10 +196,13 @@ class _Batch:
 
 
 def _castles(batch: _Batch) -> pa.Table:
+    rows = batch.moves_of(("castle",))
+    gold = sum(batch.moves[c].to_numpy()[rows].astype(np.float64) for c in PLACEMENT_COLUMNS[:2])
+    gold -= 2 * VALUE_OFFSET
+    unit = gold / batch.moves[PLACEMENT_COLUMNS[2]].to_numpy()[rows]
+    win = batch.win_share[batch.move_seat[rows]]
     rank = relabel(batch.piece, "rank", _castle_rank, pa.int8())
-    keys = [batch.move_owner, batch.move_epoch, batch.cell, rank]
-    castles = batch.placements.by_cell.where(batch.is_kind(("castle",)))
-    return _regroup("agg_castles", keys, castles, CASTLE_SUMS)
+    return _by_game("agg_castles", batch, rows, [rank], [gold, unit, win])
 
 
 def _castle_rank(token: str | None) -> int:
@@ -255,13 +262,12 @@ def _seats(batch: _Batch) -> pa.Table:
     return _aggregate("agg_seats", keys, [win, win**2, partial, partial**2])
 
 
-# The castle, cell and tile aggregates group the placements by keys that follow from one of two
-# finer keys: (owner, epoch, cell, piece) and, for agg_tile_kinds, (owner, epoch, timing, how
-# the tile was placed, piece). So the placements are grouped by both and summed in one pass,
-# and each aggregate adds up those few groups by its own key.
+# agg_cells and agg_tile_kinds group the placements by keys that follow from one of two finer
+# keys: (owner, epoch, cell, piece) and (owner, epoch, timing, how the tile was placed, piece).
+# So the placements are grouped by both and summed in one pass, and each aggregate adds up
+# those few groups by its own key.
 FILL_SUMS = slice(0, 2)  # fill, fill²
-CASTLE_SUMS = slice(2, 8)  # gold, gold², gold per rank, its square, win share, its square
-TILE_SUMS = slice(8, 14)  # own, own², mean opponent, its square, net, net²
+TILE_SUMS = slice(0, 6)  # own, own², mean opponent, its square, net, net²
 
 
 @dataclass(frozen=True)
@@ -295,8 +301,7 @@ def _placements(batch: _Batch) -> _Placements:
     values = tuple(batch.moves[column].to_numpy() for column in PLACEMENT_COLUMNS)
     cell_totals, kind_totals = _placement_sums(
         rows, cell_group, len(cell_first), kind_group, len(kind_first), batch.kind.codes,
-        batch.turn, batch.epoch_turns, values, batch.win_share, batch.move_seat,
-        batch.move_letter, batch.players, batch.move_game,
+        batch.turn, batch.epoch_turns, values, batch.move_letter, batch.players, batch.move_game,
     )  # fmt: skip
     return _Placements(
         _Groups(rows[cell_first], cell_counts, cell_totals),
@@ -306,26 +311,17 @@ def _placements(batch: _Batch) -> _Placements:
 
 @numba.njit(cache=True)
 def _placement_sums(rows, cell_group, cell_groups, kind_group, kind_groups, kind, turn,
-                    epoch_turns, values, win_share, seat, placer, players, game):  # fmt: skip
-    """What every placement adds to its group by each finer key, a row per sum as FILL_SUMS,
-    CASTLE_SUMS and TILE_SUMS say (one compiled pass, nothing stored per placement)."""
-    by_cell = np.zeros((cell_groups, 14), dtype=np.float64)
-    by_kind = np.zeros((kind_groups, 14), dtype=np.float64)
+                    epoch_turns, values, placer, players, game):  # fmt: skip
+    """What every placement adds to its group by each finer key, a row per sum as FILL_SUMS
+    and TILE_SUMS say (one compiled pass, nothing stored per placement)."""
+    by_cell = np.zeros((cell_groups, 2), dtype=np.float64)
+    by_kind = np.zeros((kind_groups, 6), dtype=np.float64)
     for i in range(len(rows)):
         row, cell = rows[i], cell_group[i]
         fill = (turn[row] - 1) / max(epoch_turns[row] - 1, 1)
         by_cell[cell, 0] += fill
         by_cell[cell, 1] += fill * fill
         if kind[row] == CASTLE:
-            gold = float(values[0][row]) + float(values[1][row]) - 2 * VALUE_OFFSET
-            unit = gold / values[2][row]
-            win = float(win_share[seat[row]])
-            by_cell[cell, 2] += gold
-            by_cell[cell, 3] += gold * gold
-            by_cell[cell, 4] += unit
-            by_cell[cell, 5] += unit * unit
-            by_cell[cell, 6] += win
-            by_cell[cell, 7] += win * win
             continue
         own = total = 0.0
         for letter in range(4):
@@ -336,9 +332,8 @@ def _placement_sums(rows, cell_group, cell_groups, kind_group, kind_groups, kind
                 own = impact
         opponent = (total - own) / (players[game[row]] - 1.0)
         net = own - opponent
-        for sum_, value in ((8, own), (9, own * own), (10, opponent), (11, opponent * opponent),
-                            (12, net), (13, net * net)):  # fmt: skip
-            by_cell[cell, sum_] += value
+        for sum_, value in ((0, own), (1, own * own), (2, opponent), (3, opponent * opponent),
+                            (4, net), (5, net * net)):  # fmt: skip
             by_kind[kind_group[i], sum_] += value
     return by_cell.T, by_kind.T
 
@@ -353,9 +348,50 @@ def _regroup(name: str, keys: Sequence[Key], groups: _Groups, sums: slice) -> pa
 
 
 def _tile_cells(batch: _Batch) -> pa.Table:
-    keys = [batch.move_owner, batch.move_epoch, batch.cell, batch.piece]
-    tiles = batch.placements.by_cell.where(batch.is_kind(TILES))
-    return _regroup("agg_tile_cells", keys, tiles, TILE_SUMS)
+    rows = batch.moves_of(TILES)
+    stored = np.stack([batch.moves[c].to_numpy()[rows] for c in PLACEMENT_COLUMNS])
+    impacts = np.where(stored > 0, stored.astype(np.float64) - VALUE_OFFSET, 0.0)
+    own = impacts[batch.move_letter[rows], np.arange(len(rows))]
+    opponent = (impacts.sum(axis=0) - own) / (batch.players[batch.move_game[rows]] - 1)
+    return _by_game("agg_tile_cells", batch, rows, [], [own, opponent, own - opponent])
+
+
+CELL_SCOPES = ("cell", "mirror", "board")  # a cell, a cell with its mirror images, the board
+
+
+def _by_game(
+    name: str, batch: _Batch, rows: np.ndarray, kinds: list[Key], values: list
+) -> pa.Table:
+    """A cell aggregate with the game as the unit (data/aggregates/agg_castles.sql): for every
+    cell scope, and every seat, epoch and kind (a castle's rank) or one of them, the sums over
+    the games of each game's count n_g and sums S_g of the `values` of its `rows`."""
+    seat_owner = composite([column_key(batch.seats, "agent"), column_key(batch.seats, "player")])
+    rules = take(batch.rules, batch.move_game)
+    rollable = [take(seat_owner, batch.move_seat), batch.move_epoch, *kinds]
+    one = np.zeros(len(rules.codes), dtype=np.int64)  # the code of a key of one value
+    mirror = np.array([CELL_NAMES.index(m) for m in MIRROR_CELLS])
+    scopes = [batch.cell, Key(mirror[batch.cell.codes], batch.cell.values), rolled(batch.cell)]
+    fine, fine_rows, _ = number_groups(*combined([rules, *rollable, batch.cell], rows))
+    patterns, groups_of, offset = [], [], 0
+    for scope, cells in zip(CELL_SCOPES, scopes, strict=True):
+        for kept in itertools.product((True, False), repeat=len(rollable)):
+            keys = [rules, Key(one, pa.table({"cell_scope": [scope]}))]
+            keys += [Key(one, pa.table({f"all_{i}": [not k]})) for i, k in enumerate(kept)]
+            keys += [k if keep else rolled(k) for k, keep in zip(rollable, kept, strict=True)]
+            keys.append(cells)
+            local, first, _ = number_groups(*combined(keys, rows[fine_rows]))
+            patterns.append((keys, fine_rows[first], offset, len(first)))
+            groups_of.append(local + offset)
+            offset += len(first)
+    totals = game_sums(batch.move_game[rows], fine, np.stack(groups_of), offset,
+                       np.stack([np.asarray(v, dtype=np.float64) for v in values]))  # fmt: skip
+    schema = aggregate_schemas()[name]
+    return pa.concat_tables(
+        grouped_table(
+            schema, keys, rows[chosen], totals[0, at : at + size], totals[1:, at : at + size]
+        )  # fmt: skip
+        for keys, chosen, at, size in patterns
+    )
 
 
 def _tile_kinds(batch: _Batch) -> pa.Table:

@@ -185,3 +185,49 @@ def _typed(
             column = np.rint(column).astype(np.int64)
         column = pa.array(column)
     return column.cast(type_)
+
+
+def rolled(key_: Key) -> Key:
+    """The key with every row's value rolled up into one null (a grouping over all of them)."""
+    nulls = {field.name: pa.nulls(1, field.type) for field in key_.values.schema}
+    return Key(np.zeros(len(key_.codes), dtype=np.int64), pa.table(nulls))
+
+
+@numba.njit(cache=True)
+def game_sums(game, fine, groups_of, groups, values):
+    """Sums over games for intervals that treat the game as the unit. Rows come game by game;
+    row i is in fine group `fine[i]`, which is in group `groups_of[p, fine[i]]` of each pattern p.
+    Per group: its rows, its games, Σ n_g², then per row of `values` Σ S_g, Σ S_g², Σ S_g n_g
+    (n_g the game's rows in the group, S_g the sum of their values); a row per sum."""
+    sums_per_value = 3
+    totals = np.zeros((3 + sums_per_value * values.shape[0], groups), dtype=np.float64)
+    count = np.zeros(groups, dtype=np.int64)
+    sums = np.zeros((groups, values.shape[0]), dtype=np.float64)
+    touched = np.empty(groups, dtype=np.int64)
+    held = 0
+    for i in range(len(game)):
+        for pattern in range(groups_of.shape[0]):
+            group = groups_of[pattern, fine[i]]
+            if count[group] == 0:
+                touched[held] = group
+                held += 1
+            count[group] += 1
+            for v in range(values.shape[0]):
+                sums[group, v] += values[v, i]
+        if i + 1 < len(game) and game[i + 1] == game[i]:
+            continue
+        for t in range(held):  # the game's last row: its sums join the totals
+            group = touched[t]
+            n = float(count[group])
+            totals[0, group] += n
+            totals[1, group] += 1
+            totals[2, group] += n * n
+            for v in range(values.shape[0]):
+                s = sums[group, v]
+                totals[3 + sums_per_value * v, group] += s
+                totals[4 + sums_per_value * v, group] += s * s
+                totals[5 + sums_per_value * v, group] += s * n
+                sums[group, v] = 0.0
+            count[group] = 0
+        held = 0
+    return totals

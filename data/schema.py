@@ -12,11 +12,10 @@ from engine import pieces
 from engine.geometry import geometry
 
 # Changes whenever a stored column is added, renamed or retyped; a lake of another is refused.
-SCHEMA_VERSION = 10
+SCHEMA_VERSION = 11
 SCHEMA_CHANGE = (
-    "version 10 keeps each game's play level in the per-batch aggregates and an index of each "
-    "batch's game ids beside its games file, so that a game is found without reading the lake, "
-    "and stores each game's actions as bytes"
+    "version 11 keeps, in the castle and tile aggregates of each cell, the sums over games that "
+    "give intervals with the game as the unit, for each cell, each mirror class and the board"
 )
 ENGINE_VERSION = "0.1.0"
 
@@ -24,6 +23,9 @@ _DICT = pa.dictionary(pa.int8(), pa.string())
 KINDS = ("castle", "draw", "start", "pass")  # a stored move's `kind` is an index here
 BOARD = geometry(5, 6)  # the lake's board: cells are numbered row by row
 CELL_NAMES = tuple(BOARD.cell_name(cell) for cell in range(BOARD.cells))  # `cell`: -1 for none
+# each cell's mirror class, named by its first cell: the cell and its left-right and top-bottom
+# mirror images, which a pooled heatmap counts as one
+MIRROR_CELLS = tuple(CELL_NAMES[min(BOARD.mirror_images(cell))] for cell in range(BOARD.cells))
 PIECE_TOKENS = tuple(  # a stored `piece` is the engine's code, an index here (0: none)
     pieces.piece_token(code) if 0 < code <= pieces.WIZARD or code >= pieces.CASTLE_BASE else None
     for code in range(pieces.CASTLE_BASE + 4 * pieces.MAX_SEATS)

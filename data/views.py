@@ -11,6 +11,7 @@ from data.schema import (
     BOARD,
     CELL_NAMES,
     KINDS,
+    MIRROR_CELLS,
     PART,
     PIECE_TOKENS,
     PLACEMENT_COLUMNS,
@@ -112,7 +113,7 @@ CREATE MACRO action_list(actions) AS
 
 CREATE VIEW cells WITH (DEFER_BINDING) AS
 SELECT {cells}[c + 2] AS cell, CAST({cell_rows}[c + 2] AS TINYINT) AS cell_row,
-       CAST({cell_columns}[c + 2] AS TINYINT) AS cell_column
+       CAST({cell_columns}[c + 2] AS TINYINT) AS cell_column, {mirror_cells}[c + 1] AS mirror_cell
 FROM range({cell_count}) t(c);
 
 CREATE MACRO tile_split(choice_, epoch_, timing_, placed_by_, agent_) AS
@@ -203,6 +204,7 @@ def _code_lists() -> dict[str, str | int]:
         "kinds": _sql_list(KINDS),
         "cells": _sql_list([None, *CELL_NAMES]),
         "cell_count": len(CELL_NAMES),
+        "mirror_cells": _sql_list(MIRROR_CELLS),
         "cell_rows": _sql_list([None, *(BOARD.row_of(c) + 1 for c in cells)]),
         "cell_columns": _sql_list([None, *(BOARD.column_of(c) + 1 for c in cells)]),
         "tokens": _sql_list(PIECE_TOKENS),

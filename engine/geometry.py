@@ -57,6 +57,17 @@ class Geometry:
         row, column = divmod(cell, self.columns)
         return row * self.columns + self.columns - 1 - column
 
+    def flipped(self, cell: int) -> int:
+        """The cell's top-bottom mirror image."""
+        row, column = divmod(cell, self.columns)
+        return (self.rows - 1 - row) * self.columns + column
+
+    def mirror_images(self, cell: int) -> frozenset[int]:
+        """The cell and its images under left-right and top-bottom reflection of the board (each
+        maps rows to rows, columns to columns and neighbours to neighbours)."""
+        return frozenset({cell, self.mirrored(cell), self.flipped(cell),
+                          self.flipped(self.mirrored(cell))})  # fmt: skip
+
 
 @cache
 def _lines(rows: int, columns: int) -> tuple[tuple[int, ...], ...]:

@@ -1,21 +1,44 @@
--- Tile impacts per cell, tile kind and epoch, by who placed the tile (tile swing heatmaps).
--- A placement's impact on its opponents is their mean (the placement is the observation).
+-- Tile impacts per cell (every tile kind together), with the sums an interval that treats the
+-- game as the unit needs, as agg_castles (its cell scopes and rolled-up keys). A placement's
+-- impact on its opponents is their mean (the placement is the observation).
 WITH placements AS (
     SELECT t.*, g.edition, g.variant, g.players, gl.level, g.created, s.agent, s.player,
+           cl.mirror_cell,
            CASE t.placer WHEN 'A' THEN t.impact_a WHEN 'B' THEN t.impact_b
                 WHEN 'C' THEN t.impact_c ELSE t.impact_d END AS own,
            coalesce(t.impact_a, 0) + coalesce(t.impact_b, 0) + coalesce(t.impact_c, 0)
                + coalesce(t.impact_d, 0) AS total
     FROM tile_placements t JOIN games g USING (game_id) JOIN game_levels gl USING (game_id)
-    JOIN seats s ON s.game_id = t.game_id AND s.seat = t.placer
+    JOIN seats s ON s.game_id = t.game_id AND s.seat = t.placer JOIN cells cl USING (cell)
 ),
 swings AS (
-    SELECT *, (total - own) / (players - 1) AS opponent FROM placements
+    SELECT edition, variant, players, level, created, agent, player, epoch, cell,
+           mirror_cell, game_id, CAST(own AS DOUBLE) AS own, (total - own) / (players - 1) AS opponent
+    FROM placements
+),
+scoped AS (
+    SELECT * EXCLUDE (mirror_cell), 'cell' AS cell_scope FROM swings
+    UNION ALL BY NAME
+    SELECT * EXCLUDE (cell, mirror_cell), mirror_cell AS cell, 'mirror' AS cell_scope FROM swings
+    UNION ALL BY NAME
+    SELECT * EXCLUDE (cell, mirror_cell), NULL AS cell, 'board' AS cell_scope FROM swings
+),
+per_game AS (
+    SELECT edition, variant, players, level, created, cell_scope,
+           grouping(agent) = 1 AS all_seats, grouping(epoch) = 1 AS all_epochs,
+           agent, player, epoch, cell,
+           count(*) AS n, sum(own) AS own, sum(opponent) AS opponent,
+           sum(own - opponent) AS net
+    FROM scoped
+    GROUP BY edition, variant, players, level, created, cell_scope, cell, game_id,
+             CUBE ((agent, player), epoch)
 )
-SELECT edition, variant, players, level, created, agent, player, epoch, cell, tile,
-       count(*) AS n,
-       sum(own) AS sum_own, sum(own ^ 2) AS sumsq_own,
-       sum(opponent) AS sum_opponent, sum(opponent ^ 2) AS sumsq_opponent,
-       sum(own - opponent) AS sum_net, sum((own - opponent) ^ 2) AS sumsq_net
-FROM swings
+SELECT edition, variant, players, level, created, cell_scope, all_seats, all_epochs,
+       agent, player, epoch, cell,
+       CAST(sum(n) AS BIGINT) AS n, count(*) AS games, CAST(sum(n * n) AS BIGINT) AS game_n_sq,
+       sum(own) AS sum_own, sum(own ^ 2) AS game_own_sq, sum(own * n) AS game_own_n,
+       sum(opponent) AS sum_opponent, sum(opponent ^ 2) AS game_opponent_sq,
+       sum(opponent * n) AS game_opponent_n,
+       sum(net) AS sum_net, sum(net ^ 2) AS game_net_sq, sum(net * n) AS game_net_n
+FROM per_game
 GROUP BY ALL

@@ -1,23 +1,35 @@
--- Example games for one cell: pieces placed on $cell in the newest 1,000 games with a matching
--- seat (from the newest batches holding matching games, until they hold 1,000 matching seats,
--- at most three), each with the ply of its placement (the replay opens there), a castle's gold
--- in its epoch and the placer's result, at most $limit (default 20). $piece_kind picks the pieces a heatmap counts: 'castle' (the
--- default), 'tile' (any tile), 'resource', 'hazard', 'MT', 'DR', 'GM', 'WZ', or 'any'.
--- Filters (NULL = all): $edition $variant $players $level $source $date_from $date_to $agent $player
--- $epoch $rank ($agent/$player: the placer; $rank: castles of that rank).
-WITH matching AS (
-    SELECT batch_id, sum(n) AS seats FROM agg_seats
-    WHERE kept(edition, variant, players, level, source, created,
+-- Example games for one cell: pieces placed on $cell in the games that match, newest first,
+-- each with the ply of its placement (the replay opens there), a castle's gold in its epoch and
+-- the placer's result, at most $limit (default 20). Every matching game is searched: the
+-- aggregates the heatmaps count say which batches hold matching placements on the cell, and the
+-- newest of them until they hold $limit are read. $piece_kind picks the pieces a heatmap
+-- counts: 'castle' (the default), 'tile' (any tile), 'resource', 'hazard', 'MT', 'DR', 'GM',
+-- 'WZ', or 'any'. Filters (NULL = all): $edition $variant $players $level $source $date_from
+-- $date_to $agent $player $epoch $rank ($agent/$player: the placer; $rank: castles of that rank).
+WITH counted AS (
+    SELECT batch_id, n FROM agg_castles
+    WHERE coalesce($piece_kind, 'castle') IN ('castle', 'any')
+      AND kept(edition, variant, players, level, source, created,
                $edition, $variant, $players, $level, $source, $date_from, $date_to)
+      AND cell_scope = 'cell' AND NOT all_seats AND NOT all_epochs AND NOT all_ranks
+      AND cell = $cell
       AND ($agent IS NULL OR agent = $agent) AND ($player IS NULL OR player = $player)
-    GROUP BY batch_id
+      AND ($epoch IS NULL OR epoch = $epoch) AND ($rank IS NULL OR rank = $rank)
+    UNION ALL
+    SELECT batch_id, n FROM agg_cells
+    WHERE coalesce($piece_kind, 'castle') <> 'castle' AND piece_kind <> 'castle'
+      AND (coalesce($piece_kind, 'castle') IN ('any', 'tile') OR piece_kind = $piece_kind)
+      AND kept(edition, variant, players, level, source, created,
+               $edition, $variant, $players, $level, $source, $date_from, $date_to)
+      AND cell = $cell
+      AND ($agent IS NULL OR agent = $agent) AND ($player IS NULL OR player = $player)
+      AND ($epoch IS NULL OR epoch = $epoch)
 ),
-newest AS (  -- the newest batches until they hold 1,000 matching seats, at most three
-    SELECT batch_id FROM matching
-    QUALIFY coalesce(sum(seats) OVER (ORDER BY batch_id DESC
-                                      ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING), 0) < 1000
-    ORDER BY batch_id DESC
-    LIMIT 3
+newest AS (  -- the newest batches with matching placements, until they hold $limit of them
+    SELECT batch_id FROM (SELECT batch_id, sum(n) AS placed FROM counted GROUP BY batch_id)
+    QUALIFY coalesce(sum(placed) OVER (ORDER BY batch_id DESC
+                                       ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING), 0)
+            < coalesce($limit, 20)
 ),
 games_in AS (
     SELECT game_id, source, players, created
@@ -32,12 +44,6 @@ seats_in AS (
     WHERE batch_id IN (SELECT batch_id FROM newest)
       AND ($agent IS NULL OR agent = $agent) AND ($player IS NULL OR player = $player)
 ),
-recent AS (  -- stored by id, the newest games' moves are a few row groups of a batch
-    SELECT game_id FROM games_in
-    WHERE game_id IN (SELECT game_id FROM seats_in)
-    ORDER BY created DESC, game_id
-    LIMIT 1000
-),
 placed AS (
     SELECT game_id, epoch, ply, seat, piece, castle_rank AS rank,
            CAST(row_gold + column_gold AS SMALLINT) AS castle_gold,
@@ -46,7 +52,6 @@ placed AS (
                 WHEN tile_value > 0 THEN 'resource' ELSE 'hazard' END AS piece_kind
     FROM _moves
     WHERE batch_id IN (SELECT batch_id FROM newest)
-      AND game_id IN (SELECT game_id FROM recent)
       AND cell = $cell AND kind <> 'pass' AND ($epoch IS NULL OR epoch = $epoch)
 ),
 wanted AS (

@@ -63,15 +63,17 @@ def test_every_query_runs_on_the_tiny_and_on_an_empty_lake(tiny, tmp_path):
             execute(con, name, params)
 
 
-def test_castle_yield_per_cell(tiny, games):
+@pytest.mark.parametrize("pooled", [False, True])
+def test_castle_yield_per_cell(tiny, games, pooled):
+    """Each cell's castles, or with pooling those of the cell and its mirror images."""
     gold = defaultdict(list)
     for game in games:
+        geometry = game["record"].game.geometry
         for board in game["boards"].values():
-            for c in score_breakdown(
-                board, game["record"].players, game["record"].game.geometry
-            ).castles:
-                gold[c.cell].append(c.row_gold + c.column_gold)
-    frame = execute(tiny, "cell_castle_yield")
+            for c in score_breakdown(board, game["record"].players, geometry).castles:
+                for cell in geometry.mirror_images(c.cell) if pooled else (c.cell,):
+                    gold[cell].append(c.row_gold + c.column_gold)
+    frame = execute(tiny, "cell_castle_yield", {"pooled": pooled})
     assert len(frame) == 30
     for row in frame.iter_rows(named=True):
         cell = (row["cell_row"] - 1) * 6 + row["cell_column"] - 1

@@ -59,13 +59,30 @@ def test_tile_impact_on_each_opponent_is_over_placements(con, opponent_means) ->
         _check((impact, half), expected[tile])
 
 
-def test_cell_tile_swing_on_the_opponents_is_over_placements(con, opponent_means) -> None:
-    expected = _by(opponent_means, 2)
-    frame = execute(con, "cell_tile_swing", {"perspective": "opponents"})
-    for cell, value, observations, low, high in frame.select(
-        "cell", "value", "observations", "ci_low", "ci_high"
+def _clustered_mean_and_half_width(by_game: dict[int, list[float]]) -> tuple[float, float]:
+    """The mean of every value and its 95% half width with the game as the unit: the ratio
+    estimator's variance G/(G-1) Σ_g (S_g - mean n_g)² / N² (docs/metrics.md)."""
+    total = sum(sum(values) for values in by_game.values())
+    count = sum(len(values) for values in by_game.values())
+    mean, games = total / count, len(by_game)
+    if games < 2:
+        return mean, math.nan
+    spread = sum((sum(values) - mean * len(values)) ** 2 for values in by_game.values())
+    return mean, Z95 * math.sqrt(games / (games - 1) * spread) / count
+
+
+def test_cell_tile_swing_on_the_opponents_is_over_placements_with_the_game_as_unit(
+    con, opponent_means
+) -> None:
+    by_cell: dict[str, dict[int, list[float]]] = defaultdict(lambda: defaultdict(list))
+    for (game_id, _, cell, _), mean in opponent_means.items():
+        by_cell[cell][game_id].append(mean)
+    frame = execute(con, "cell_tile_swing", {"perspective": "opponents", "pooled": False})
+    for cell, value, observations, games, low, high in frame.select(
+        "cell", "value", "observations", "games", "ci_low", "ci_high"
     ).iter_rows():
-        mean, half = expected[cell]
-        assert observations == sum(1 for p in opponent_means if p[2] == cell)
+        mean, half = _clustered_mean_and_half_width(by_cell[cell])
+        assert observations == sum(len(values) for values in by_cell[cell].values())
+        assert games == len(by_cell[cell])
         assert value == pytest.approx(mean)
         assert (high - low) / 2 == pytest.approx(half, rel=1e-9)
