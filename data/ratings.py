@@ -87,8 +87,9 @@ def of_player_count(
 
 
 def fit(counts: Mapping[Placings, int]) -> pl.DataFrame:
-    """Every player's rating with its 95% half width and interval, the games behind it, its rank
-    (1 the strongest) and its group (ratings compare only within one), strongest first."""
+    """Every player's rating with its 95% half width and interval, the games behind it, its
+    group (the players linked to it by games: ratings compare only within one; group 1 holds
+    the highest rating) and its rank within that group (1 the strongest), group by group."""
     fitted = fit_ratings(counts)
     if not fitted:
         return pl.DataFrame(schema=SCHEMA)
@@ -108,9 +109,11 @@ def fit(counts: Mapping[Placings, int]) -> pl.DataFrame:
         root: number for number, root in enumerate(frame["root"].unique(maintain_order=True), 1)
     }
     return (
-        frame.with_row_index("rank", offset=1)
-        .with_columns(pl.col("root").replace_strict(numbers, return_dtype=pl.Int64).alias("group"))
-        .cast({"rank": pl.Int64})
+        frame.with_columns(
+            pl.col("root").replace_strict(numbers, return_dtype=pl.Int64).alias("group")
+        )
+        .with_columns((pl.int_range(pl.len()).over("group") + 1).cast(pl.Int64).alias("rank"))
+        .sort("group", "rank")
         .select(list(SCHEMA))
     )
 

@@ -17,8 +17,8 @@ HELP = (
 )
 STANDARD = "standard"  # the --variant value for games without a variant
 NOTE = (
-    "Ratings on the Elo scale; each group of players linked by games is centred on 1500 and "
-    "compares only within itself."
+    "Ratings on the Elo scale; each group of players linked by games is centred on 1500, ranked "
+    "and compared only within itself."
 )
 
 
@@ -63,15 +63,19 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _table(rows: list[dict]) -> str:
-    """The ratings as aligned text, one line per player."""
+    """The ratings as aligned text, one line per player, group by group under a heading when
+    there are several (a rank counts within its group)."""
     width = max(len("player"), *(len(row["player"]) for row in rows))
-    lines = [
-        f"{'rank':>4}  {'player':<{width}}  {'kind':<6}  {'rating':>6}  {'±':>4}  "
-        f"{'games':>7}  group"
-    ]
-    lines += [
-        f"{row['rank']:>4}  {row['player']:<{width}}  {row['kind']:<6}  {row['rating']:>6.0f}  "
-        f"{row['half_width']:>4.0f}  {row['games']:>7,}  {row['group']:>5}"
-        for row in rows
-    ]
+    groups = sorted({row["group"] for row in rows})
+    columns = f"{'rank':>4}  {'player':<{width}}  {'kind':<6}  {'rating':>6}  {'±':>4}"
+    lines = [f"{columns}  {'games':>7}"]
+    for group in groups:
+        members = [row for row in rows if row["group"] == group]
+        if len(groups) > 1:
+            lines.append(f"group {group} of {len(groups)}: {len(members)} players linked by games")
+        lines += [
+            f"{row['rank']:>4}  {row['player']:<{width}}  {row['kind']:<6}  "
+            f"{row['rating']:>6.0f}  {row['half_width']:>4.0f}  {row['games']:>7,}"
+            for row in members
+        ]
     return "\n".join(lines)

@@ -119,6 +119,24 @@ def test_people_are_rated_by_name_apart_from_agents(lake):
     assert set(agents["player"]) == {"greedy", "random"}
 
 
+def test_unconnected_groups_are_ranked_apart(lake, capsys):
+    """The seeded lake's agents never meet its people, and its records seat two groups of
+    people who never met: each group is ranked from 1, strongest first."""
+    table = ratings(connect(lake), {})
+    groups = table.partition_by("group", maintain_order=True)
+    assert table["group"].to_list() == sorted(table["group"])
+    assert len(groups) >= 2 and [g["group"][0] for g in groups] == list(range(1, len(groups) + 1))
+    for group in groups:
+        assert group["rank"].to_list() == list(range(1, group.height + 1))
+        assert group["rating"].to_list() == sorted(group["rating"], reverse=True)
+        assert group["kind"].n_unique() == 1  # people and agents never share a table here
+    assert main(["ratings", "--lake", str(lake.root)]) == 0
+    printed = capsys.readouterr().out
+    for group in groups:
+        heading = f"group {group['group'][0]} of {len(groups)}: {group.height} players"
+        assert heading in printed
+
+
 def test_ratings_command_prints_json(small, capsys):
     assert main(["ratings", "--lake", str(small.root), "--json"]) == 0
     printed = json.loads(capsys.readouterr().out)
