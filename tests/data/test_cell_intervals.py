@@ -1,0 +1,128 @@
+"""The heatmaps' figures against laws and independent answers: mirrored cells agree (the
+rules are symmetric under reflection of the board), win association reads 0 under random play,
+every cell interval treats the game as the unit, and a cell's examples exist when it counts any.
+
+The lakes are played here by the kernel; the references are worked out from the `castles`
+view, not from the aggregates the queries read.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import defaultdict
+
+import pytest
+
+from data.lake import Lake
+from data.reader import connect, execute
+from data.schema import BOARD, CELL_NAMES
+from data.simulate import Plan, simulate
+from engine.stats import Z95
+
+PAIRS_Z = 3.23  # two-sided 95% for the family of the board's 39 mirror pairs (Bonferroni)
+
+
+@pytest.fixture(scope="module")
+def heuristic(tmp_path_factory):
+    """2,100 games of heuristic agents at 2, 3 and 4 players."""
+    lake = Lake(tmp_path_factory.mktemp("heuristic"))
+    simulate(lake, Plan(2100, agents=("heuristic",), seed=35), progress=False)
+    return connect(lake)
+
+
+@pytest.fixture(scope="module")
+def random_play(tmp_path_factory):
+    """60 heuristic games, then 4,000 random games at 2, 3 and 4 players in four newer batches."""
+    lake = Lake(tmp_path_factory.mktemp("random"))
+    simulate(lake, Plan(60, agents=("heuristic",), seed=37), progress=False)
+    simulate(lake, Plan(4000, seed=36, batch_size=1000), progress=False)
+    return connect(lake)
+
+
+def _mirror_pairs() -> list[tuple[str, str]]:
+    """Every pair of distinct cells that are mirror images of each other, from the engine."""
+    pairs = set()
+    for cell in range(BOARD.cells):
+        for image in BOARD.mirror_images(cell):
+            if image != cell:
+                pairs.add(tuple(sorted((CELL_NAMES[cell], CELL_NAMES[image]))))
+    return sorted(pairs)
+
+
+def test_mirrored_cells_castle_yields_agree_within_their_intervals(heuristic) -> None:
+    frame = execute(heuristic, "cell_castle_yield", {"pooled": False})
+    cells = {row["cell"]: row for row in frame.iter_rows(named=True)}
+    pairs = _mirror_pairs()
+    assert len(pairs) == 39  # six classes of four cells, three of two
+    for a, b in pairs:
+        first, second = cells[a], cells[b]
+        assert min(first["observations"], second["observations"]) > 500
+        errors = [(row["ci_high"] - row["ci_low"]) / 2 / Z95 for row in (first, second)]
+        gap = abs(first["value"] - second["value"])
+        assert gap <= PAIRS_Z * math.hypot(*errors), (a, b, gap, errors)
+
+
+def test_win_association_reads_zero_under_random_play(random_play) -> None:
+    frame = execute(random_play, "cell_win_association", {"pooled": False, "level": "random"})
+    weighted = sum(row["value"] * row["observations"] for row in frame.iter_rows(named=True))
+    assert weighted / frame["observations"].sum() == pytest.approx(0, abs=1e-12)
+    inside = [row["ci_low"] <= 0 <= row["ci_high"] for row in frame.iter_rows(named=True)]
+    assert sum(inside) >= 0.85 * len(inside)
+    assert frame["baseline"].min() == frame["baseline"].max()
+
+
+def _clustered(by_game: dict[int, list[float]]) -> tuple[float, float]:
+    """Mean and 95% half width with the game as the unit (docs/metrics.md)."""
+    total = sum(sum(values) for values in by_game.values())
+    count = sum(len(values) for values in by_game.values())
+    mean, games = total / count, len(by_game)
+    spread = sum((sum(values) - mean * len(values)) ** 2 for values in by_game.values())
+    return mean, Z95 * math.sqrt(games / (games - 1) * spread) / count
+
+
+@pytest.mark.parametrize(
+    ("pooled", "params"),
+    [(True, {}), (False, {"epoch": 2}), (True, {"rank": 3, "players": 3}), (False, {"rank": 1})],
+)
+def test_castle_yield_intervals_take_the_game_as_the_unit(con, pooled, params) -> None:
+    castles = execute(
+        con,
+        "SELECT c.game_id, c.cell, c.epoch, c.rank, c.gold, g.players "
+        "FROM castles c JOIN games g USING (game_id)",
+    )
+    by_cell: dict[str, dict[int, list[float]]] = defaultdict(lambda: defaultdict(list))
+    for game_id, cell, epoch, rank, gold, players in castles.iter_rows():
+        wanted = {"epoch": epoch, "rank": rank, "players": players}
+        if any(wanted[name] != value for name, value in params.items()):
+            continue
+        images = BOARD.mirror_images(CELL_NAMES.index(cell)) if pooled else {CELL_NAMES.index(cell)}
+        for image in images:
+            by_cell[CELL_NAMES[image]][game_id].append(gold)
+    frame = execute(con, "cell_castle_yield", {**params, "pooled": pooled})
+    for row in frame.iter_rows(named=True):
+        games = by_cell[row["cell"]]
+        assert row["games"] == len(games)
+        assert row["observations"] == sum(len(values) for values in games.values())
+        mean, half = _clustered(games)
+        assert row["value"] == pytest.approx(mean)
+        assert (row["ci_high"] - row["ci_low"]) / 2 == pytest.approx(half, rel=1e-9)
+    board_games = {game for games in by_cell.values() for game in games}
+    assert set(frame["board_games"]) == {len(board_games)}
+
+
+@pytest.mark.parametrize(
+    ("board", "filters", "pieces"),
+    [
+        ("cell_castle_yield", {"level": "heuristic", "rank": 4}, {"piece_kind": "castle"}),
+        ("cell_castle_yield", {"level": "random", "epoch": 3}, {"piece_kind": "castle"}),
+        ("cell_tile_swing", {"level": "heuristic"}, {"piece_kind": "tile"}),
+    ],
+)
+def test_a_cell_lists_examples_whenever_its_board_counts_some(
+    random_play, board, filters, pieces
+) -> None:
+    """The heuristic games lie in the oldest batch, behind four newer batches of random play."""
+    frame = execute(random_play, board, {**filters, "pooled": False})
+    for cell, count in frame.select("cell", "observations").iter_rows():
+        params = {**filters, **pieces, "cell": cell, "limit": 25}
+        assert len(execute(random_play, "cell_examples", params)) == min(count, 25), cell
