@@ -1,11 +1,13 @@
 """The `kingdoms` command's start-up figures for `kingdoms bench`: what a user waits for on
-every command, measured as fresh processes (interpreter, imports, the command itself)."""
+every command, measured as fresh processes (interpreter, imports, the command itself), and for
+the default lake that `make run` builds on its first start."""
 
 from __future__ import annotations
 
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -35,5 +37,16 @@ def command_seconds(arguments: list[str], repeats: int = 7) -> float:
     return statistics.median(timings[1:])
 
 
+def default_lake_seconds(root: Path) -> float:
+    """Wall-clock seconds of `kingdoms simulate --default-lake` into an empty folder, as `make
+    run` builds it: a new process, the corpus imported, the kernel compiled (once, in one run)."""
+    with tempfile.TemporaryDirectory(dir=root) as folder:
+        command = [sys.executable, "-m", "data.cli", "simulate", "--default-lake", "--lake", folder]
+        started = time.perf_counter()
+        subprocess.run(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=True)
+        return time.perf_counter() - started
+
+
 def startup_figures(root: Path) -> dict[str, float]:
-    return {key: round(command_seconds(arguments), 3) for key, arguments in COMMANDS.items()}
+    figures = {key: round(command_seconds(arguments), 3) for key, arguments in COMMANDS.items()}
+    return {**figures, "default_lake_s": round(default_lake_seconds(root), 1)}

@@ -28,11 +28,11 @@ from data.levels import game_levels_sql
 from data.played import PlayedGame, PlayedGames
 from data.reader import execute
 from data.schema import ENGINE_VERSION
-from data.simulate import SEED_STRIDE, SOURCE, Plan, check_agents, plan_games
+from data.simulate import SEED_STRIDE, SOURCE, Plan, plan_games
 from data.store import Stored, store_games
-from engine.agents import AGENTS_VERSION
+from engine.agents import AGENTS_VERSION, search_budget
 from engine.kernel.replay import ReplayError, replay_games
-from engine.rules import DEFAULT_EDITION, RuleSet, rule_set
+from engine.rules import DEFAULT_EDITION, RuleSet, check_players, rule_set
 
 CORPUS = Path(__file__).with_name("corpus") / "strong.parquet"
 FORMAT = 1  # the corpus files' own layout: raised when a column or a header field changes
@@ -47,6 +47,9 @@ SCHEMA = pa.schema(
         pa.field("actions", pa.binary(), nullable=False),  # the engine's action ids, a byte each
     ]
 )
+# A header's part: each field and its JSON type.
+PART_FIELDS = {"seed": int, "players": list, "agents": list, "edition": str, "variant": str,
+               "games": int, "last_index": int, "finished": str, "command": str}  # fmt: skip
 LONGEST_CYCLE = 64  # the most player counts or agents a simulate plan is taken to cycle through
 HASHED = "sha256"  # the header's field holding the hash (of the games file, then the header)
 
@@ -107,15 +110,12 @@ class Corpus:
 
     path: Path
     header: dict
+    parts: list[Part]
     games: pa.Table
 
     @property
     def header_path(self) -> Path:
         return header_path(self.path)
-
-    @cached_property
-    def parts(self) -> list[Part]:
-        return [Part(**_part_fields(part)) for part in self.header["parts"]]
 
     def size(self) -> int:
         """The bytes of both files."""
@@ -319,7 +319,8 @@ def load_corpus(path: Path = CORPUS) -> Corpus:
             header_file,
             f"made by agents version {made_by[0]} (engine {made_by[1]}), and these agents are "
             f"version {AGENTS_VERSION} (engine {ENGINE_VERSION}): its games would not replay "
-            f"from their seeds; remake it with `{_said(header, 'built', 'command')}`",
+            "from their seeds; remake it: play its header's commands into a new lake, then "
+            "`kingdoms corpus build --from-lake` that lake",
         )
     data = _read_bytes(path)
     if content_hash(data, header) != header.get(HASHED):
@@ -332,7 +333,7 @@ def load_corpus(path: Path = CORPUS) -> Corpus:
         raise CorpusError(path, f"not a Parquet file ({error})") from None
     if [(f.name, f.type) for f in games.schema] != [(f.name, f.type) for f in SCHEMA]:
         raise CorpusError(path, f"its columns are not a corpus's ({', '.join(SCHEMA.names)})")
-    corpus = Corpus(path, header, games)
+    corpus = Corpus(path, header, _parts(header, header_file), games)
     _check_games(corpus)
     return corpus
 
@@ -365,31 +366,42 @@ def _read_bytes(path: Path) -> bytes:
         raise CorpusError(path, f"cannot be read ({error.strerror})") from None
 
 
-def _said(header: dict, *keys: str) -> object:
-    for key in keys:
-        header = header.get(key, {}) if isinstance(header, dict) else {}
-    return header or "?"
+def _parts(header: dict, header_file: Path) -> list[Part]:
+    """The header's parts, each refused unless it is a simulate plan this code can play."""
+    entries = header.get("parts")
+    if not isinstance(entries, list) or not entries:
+        raise CorpusError(header_file, "its `parts` are not a list of simulate plans")
+    parts = []
+    for number, entry in enumerate(entries):
+        try:
+            parts.append(_part(entry))
+        except (TypeError, ValueError) as error:
+            raise CorpusError(header_file, f"part {number}: {error}") from None
+    return parts
 
 
-def _part_fields(entry: object) -> dict:
-    """A header's part as Part's fields (its `command` is said again by Part)."""
-    if not isinstance(entry, dict):
-        raise ValueError("a part is not a JSON object")
-    fields = {key: value for key, value in entry.items() if key != "command"}
-    fields["players"], fields["agents"] = tuple(fields["players"]), tuple(fields["agents"])
-    return fields
+def _part(entry: object) -> Part:
+    """A header's part (its `command` is said again by Part), its fields' types checked, its
+    player counts, agents and rules ones this code plays."""
+    if not isinstance(entry, dict) or set(entry) != set(PART_FIELDS):
+        raise ValueError(f"not a part (an object of {', '.join(PART_FIELDS)})")
+    wrong = [name for name, kind in PART_FIELDS.items() if not isinstance(entry[name], kind)]
+    players, agents = tuple(entry["players"]), tuple(entry["agents"])
+    if wrong or not players or not agents or not all(isinstance(a, str) for a in agents):
+        raise ValueError(f"`{(wrong or ['players'])[0]}` is not what a part holds")
+    for count in players:
+        check_players(count)
+    for agent in agents:
+        search_budget(agent)  # refuses an unknown agent
+    rule_set(entry["edition"], entry["variant"])  # refuses an unknown edition or variant
+    fields = {name: entry[name] for name in PART_FIELDS if name != "command"}
+    return Part(**{**fields, "players": players, "agents": agents})
 
 
 def _check_games(corpus: Corpus) -> None:
     """Every game is its part's: a player count, line-up and rules the part's plan seats at its
     seed's index; every part holds as many games as the header says."""
-    try:
-        parts = corpus.parts
-        for part in parts:
-            check_agents(part.agents)
-            part.rules  # noqa: B018 - an unknown edition or variant is refused here
-    except (TypeError, KeyError, ValueError) as error:
-        raise CorpusError(corpus.header_path, f"a part is not one of a corpus ({error})") from None
+    parts = corpus.parts
     columns = corpus.games.select(SCHEMA.names[:-1]).to_pydict()
     held = [0] * len(parts)
     for row, (number, seed, players, edition, variant, line_up) in enumerate(

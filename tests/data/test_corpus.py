@@ -130,6 +130,12 @@ def test_an_imported_corpus_rebuilds_the_same_games(source_lake, made, tmp_path,
     assert "imported 0 games" in capsys.readouterr().err
 
 
+def _with_part(corpus: Path, **fields: object) -> None:
+    """The first part of the header changed, the hash made to match."""
+    parts = json.loads(header_path(corpus).read_text())["parts"]
+    _rewrite(corpus, parts=[{**parts[0], **fields}, *parts[1:]])
+
+
 def _changed_byte(corpus: Path) -> None:
     data = bytearray(corpus.read_bytes())
     data[len(data) // 2] ^= 0x01
@@ -161,6 +167,14 @@ ALTERATIONS = {
     "a game the rules refuse": (
         lambda corpus: _with_actions(corpus, 3, pq.read_table(corpus)["actions"][3].as_py()[:-1]),
         "game 3: its actions end before the game does",
+    ),
+    "a part of an unknown agent": (
+        lambda corpus: _with_part(corpus, agents=["nobody"]),
+        "small.json: part 0: unknown agent 'nobody'",
+    ),
+    "a part whose seed is text": (
+        lambda corpus: _with_part(corpus, seed="5"),
+        "small.json: part 0: `seed` is not what a part holds",
     ),
     "a game not of its part": (
         lambda corpus: _rewrite(
