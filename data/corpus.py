@@ -1,8 +1,7 @@
-"""The corpus of strong play kept in the repository (data/corpus/): simulated games as what the
-lake needs to rebuild them (seed, players, rules, line-up, actions) in a Parquet file, and a JSON
-header beside it saying what made them, with a sha256 of both checked on every load. Built from
-a lake's committed games, imported into a lake as one batch through `store_games` (which replays
-every game in the engine first), and verified by playing its games again from their seeds."""
+"""The corpus of strong play kept in the repository (data/corpus/): simulated games as the lake
+needs them (seed, players, rules, line-up, actions) in Parquet, and a JSON header of what made
+them with a sha256 of both, checked on every load. Built from a lake, imported as one batch once
+the engine has replayed every game, verified by playing games again from their seeds."""
 
 from __future__ import annotations
 

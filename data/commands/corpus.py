@@ -35,15 +35,23 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     build.add_argument("--from-lake", required=True, metavar="LAKE", help="the lake to read")
     build.add_argument(
-        "--out", type=Path, default=CORPUS, help=f"the games file (default {_shown(CORPUS)})"
+        "--out",
+        type=Path,
+        default=CORPUS,
+        metavar="FILE",
+        help=f"the games file (default {_shown(CORPUS)})",
     )
     build.add_argument(
         "--started",
         type=_moment,
+        metavar="TIME",
         help="when the games' simulation began (ISO 8601, UTC unless a zone is given)",
     )
     build.add_argument(
-        "--workers", type=whole_number, help="the processes that played them (for the core-time)"
+        "--workers",
+        type=whole_number,
+        metavar="N",
+        help="the processes that played them (for the core-time)",
     )
     verify = actions.add_parser(
         "verify",
@@ -54,10 +62,18 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "that does not is named, exit 2. A strong game takes about 5 s.",
     )
     verify.add_argument(
-        "--sample", type=whole_number, default=3, help="how many games (default 3; more: all)"
+        "--sample",
+        type=whole_number,
+        default=3,
+        metavar="N",
+        help="how many games (default 3; more: all)",
     )
     verify.add_argument(
-        "--seed", type=whole_number, default=0, help="which games are sampled (default 0)"
+        "--seed",
+        type=whole_number,
+        default=0,
+        metavar="S",
+        help="which games are sampled (default 0)",
     )
     _add_corpus_argument(verify, CORPUS)
     imported = actions.add_parser(
