@@ -40,43 +40,110 @@ def board_heatmap(
     title: str,
     value_title: str,
     value_format: str = ".1f",
-    diverging: bool = False,
-    domain: tuple[float, float] | None = None,
+    spread: float | None = None,
 ) -> alt.LayerChart:
-    """The 5 × 6 board coloured by `value` per cell; count and 95% interval in the tooltip.
+    """The 5 × 6 board coloured about the board's mean (`board_value`; else the observations'
+    weighted mean): a cell whose 95% interval excludes it is coloured, above or below, and marked
+    ▲ or ▼; a cell whose interval holds it is drawn neutral; a cell without observations reads
+    "no games". Castles (or placements) and games per cell, interval in the tooltip. `spread`
+    fixes how far from the mean the colours reach (boards compared side by side share one). A
+    click selects a cell (selection parameter CELL_SELECTION on the `cell` field).
 
-    Expects cell, cell_row, cell_column, value, observations, ci_low, ci_high; a cell without
-    observations reads "no games". `domain` fixes the colour scale (boards compared side by side
-    share one). A click selects a cell (selection parameter CELL_SELECTION on the `cell` field).
-    """
-    board = mark_few(frame, "observations").with_columns(
+    Expects cell, cell_row, cell_column, value, observations, ci_low, ci_high; games if known."""
+    board = marked_cells(frame)
+    reach = spread or colour_spread([board]) or 1.0
+    return _board_shape(title, value_title).properties(data=_drawn(board, value_format, reach))
+
+
+def marked_cells(frame: pl.DataFrame) -> pl.DataFrame:
+    """The board with `reference` (its mean) and `side`: 1 or -1 where the cell's interval lies
+    above or below the reference, 0 where it holds it or there is none."""
+    if "board_value" in frame.columns:
+        reference = frame["board_value"].drop_nulls().first()
+    else:
+        counted = frame.filter(pl.col("value").is_not_null())
+        total = counted["observations"].sum()
+        reference = (counted["value"] * counted["observations"]).sum() / total if total else None
+    reference = 0.0 if reference is None else float(reference)
+    side = (
+        pl.when(pl.col("ci_low") > reference)
+        .then(1)
+        .when(pl.col("ci_high") < reference)
+        .then(-1)
+        .otherwise(0)
+        .fill_null(0)
+    )
+    return frame.with_columns(reference=pl.lit(reference), side=side)
+
+
+def differing(frame: pl.DataFrame) -> int:
+    """How many cells of a `marked_cells` board differ from its mean beyond their interval."""
+    return int((frame["side"] != 0).sum())
+
+
+def colour_spread(boards: list[pl.DataFrame]) -> float | None:
+    """How far from its mean the colours of `marked_cells` boards reach: the largest distance of
+    a differing cell; None when no cell differs."""
+    gaps = [(b["value"] - b["reference"]).abs().filter(b["side"] != 0) for b in boards]
+    widest = max((float(g.max()) for g in gaps if len(g)), default=None)
+    return widest or None
+
+
+def board_difference(left: pl.DataFrame, right: pl.DataFrame) -> pl.DataFrame:
+    """Cell by cell, left minus right with its 95% interval (half width √(h₁² + h₂²), the boards
+    being independent), and the two boards' observations and games added; the reference is 0."""
+    pairs = left.join(right, on=["cell", "cell_row", "cell_column"], suffix="_right")
+    half = (
+        ((pl.col("ci_high") - pl.col("ci_low")) / 2) ** 2
+        + ((pl.col("ci_high_right") - pl.col("ci_low_right")) / 2) ** 2
+    ).sqrt()
+    value = pl.col("value") - pl.col("value_right")
+    counts = [
+        (pl.col(c) + pl.col(f"{c}_right")).alias(c)
+        for c in ("observations", "games")
+        if c in left.columns
+    ]
+    return pairs.select(
+        "cell",
+        "cell_row",
+        "cell_column",
+        value.alias("value"),
+        *counts,
+        (value - half).alias("ci_low"),
+        (value + half).alias("ci_high"),
+        pl.lit(0.0).alias("board_value"),
+    )
+
+
+NEUTRAL = "#f1f0ec"
+
+
+def _drawn(board: pl.DataFrame, value_format: str, reach: float) -> pl.DataFrame:
+    """A marked board with what its layers draw: labels, fills and the colour's position."""
+    games = board["games"] if "games" in board.columns else pl.Series([None] * len(board))
+    counts = [
+        "n=0" if not n else f"n={n:,}" + (f" · {g:,} games" if g is not None else "")
+        for n, g in zip(board["observations"].fill_null(0), games, strict=True)
+    ]
+    values = _labels(board["value"], value_format, NO_GAMES)
+    signs = {1: " ▲", -1: " ▼", 0: ""}
+    verdict = {1: "above the board's mean", -1: "below the board's mean", 0: "within its interval"}
+    return board.with_columns(
         column=pl.col("cell_column").replace_strict(
             range(1, len(COLUMNS) + 1), list(COLUMNS), return_dtype=pl.String
         ),
-        value_label=pl.Series(_labels(frame["value"], value_format, NO_GAMES), dtype=pl.String),
-        interval_label=pl.Series(_interval_labels(frame, value_format), dtype=pl.String),
-        count_label=pl.when(pl.col("observations").fill_null(0) == 0)
-        .then(pl.lit("n=0"))
-        .when(pl.col("few"))
-        .then(pl.lit("few games"))
-        .otherwise(pl.format("n={}", pl.col("observations"))),
+        value_label=pl.Series(
+            [v + signs[s] for v, s in zip(values, board["side"], strict=True)], dtype=pl.String
+        ),
+        interval_label=pl.Series(_interval_labels(board, value_format), dtype=pl.String),
+        count_label=pl.Series(counts, dtype=pl.String),
+        verdict=pl.Series([verdict[s] for s in board["side"]], dtype=pl.String),
+        neutral_fill=pl.when(pl.col("observations").fill_null(0) == 0)
+        .then(pl.lit(GREY))
+        .otherwise(pl.lit(NEUTRAL)),
+        shade=((pl.col("value") - pl.col("reference")) / reach).clip(-1, 1),
+        differs=pl.col("side") != 0,
     )
-    return _board_shape(title, value_title, diverging, domain).properties(data=board)
-
-
-def shared_domain(frames: list[pl.DataFrame], diverging: bool) -> tuple[float, float] | None:
-    """One colour domain for boards drawn side by side: the range of their values resting on
-    enough observations (symmetric about 0 when diverging); None when there is none."""
-    values = pl.concat(
-        [f.filter(pl.col("observations") >= FEW_GAMES)["value"].drop_nulls() for f in frames]
-    )
-    if values.is_empty():
-        return None
-    low, high = float(values.min()), float(values.max())
-    if diverging:
-        widest = max(abs(low), abs(high))
-        return -widest, widest
-    return low, high
 
 
 def _labels(values: pl.Series, value_format: str, missing: str) -> list[str]:
@@ -88,22 +155,14 @@ def _interval_labels(frame: pl.DataFrame, value_format: str) -> list[str]:
     lows = _labels(frame["ci_low"], value_format, "")
     highs = _labels(frame["ci_high"], value_format, "")
     return [
-        f"{low} to {high}" if low and high else ("no games" if n == 0 else "one observation")
+        f"{low} to {high}" if low and high else ("no games" if n == 0 else "one game")
         for low, high, n in zip(lows, highs, frame["observations"].fill_null(0), strict=True)
     ]
 
 
 @lru_cache(maxsize=SHAPES)
-def _board_shape(
-    title: str, value_title: str, diverging: bool, domain: tuple[float, float] | None
-) -> alt.LayerChart:
+def _board_shape(title: str, value_title: str) -> alt.LayerChart:
     pick = alt.selection_point(name=CELL_SELECTION, fields=["cell"], on="click")
-    fixed = {"domain": list(domain)} if domain else {}
-    scale = (
-        alt.Scale(range=["#d6604d", "#f7f7f7", "#4393c3"], domainMid=0, **fixed)
-        if diverging
-        else alt.Scale(range=["#fff5d6", "#f6b042", "#c8553d"], **fixed)
-    )
     base = alt.Chart().encode(
         x=alt.X("column:O", title=None, axis=alt.Axis(orient="top", labelAngle=0)),
         y=alt.Y("cell_row:O", title=None),
@@ -111,28 +170,31 @@ def _board_shape(
             alt.Tooltip("cell:N", title="cell"),
             alt.Tooltip("value_label:N", title=value_title),
             alt.Tooltip("interval_label:N", title="95% interval"),
+            alt.Tooltip("reference:Q", title="board's mean", format=".3~f"),
+            alt.Tooltip("verdict:N", title="against the board's mean"),
             alt.Tooltip("observations:Q", title="observations", format=","),
-            alt.Tooltip("reliability:N", title="sample"),
         ],
     )
+    opacity = alt.condition(pick, alt.value(1.0), alt.value(0.45))
     cells = (
         base.mark_rect(stroke="white", strokeWidth=2, cornerRadius=4)
-        .encode(
-            color=alt.condition(
-                "datum.few", alt.value(GREY), alt.Color("value:Q", title=value_title, scale=scale)
-            ),
-            opacity=alt.condition(pick, alt.value(1.0), alt.value(0.45)),
-        )
+        .encode(color=alt.Color("neutral_fill:N", scale=None), opacity=opacity)
         .add_params(pick)
+    )
+    scale = alt.Scale(domain=[-1, 0, 1], range=["#4393c3", "#f7f7f7", "#d6604d"])
+    shades = (
+        base.transform_filter("datum.differs")
+        .mark_rect(stroke="white", strokeWidth=2, cornerRadius=4)
+        .encode(color=alt.Color("shade:Q", scale=scale, legend=None), opacity=opacity)
     )
     values = base.mark_text(fontSize=17, fontWeight="bold", dy=-8).encode(
         text=alt.Text("value_label:N"),
-        color=alt.condition("datum.few", alt.value("#777777"), alt.value("black")),
+        color=alt.condition("datum.observations > 0", alt.value("black"), alt.value("#777777")),
     )
-    counts = base.mark_text(fontSize=11, dy=12).encode(
+    counts = base.mark_text(fontSize=10, dy=12).encode(
         text="count_label:N", color=alt.value("#333333")
     )
-    return (cells + values + counts).properties(title=title, width=480, height=400)
+    return (cells + shades + values + counts).properties(title=title, width=480, height=400)
 
 
 def interval_chart(

@@ -35,8 +35,8 @@ FILL_TIMING = (
     "(0 = first turn, 1 = last): early cells against late cells."
 )
 WIN_ASSOCIATION = (
-    "Mean win share of the seats that had a castle on the cell, minus the mean win share over "
-    "all seats."
+    "Mean win share of the owners of the castles on the cell, minus the same mean over every "
+    "castle (weighted by castle, so that it reads 0 where the cell cannot matter)."
 )
 
 TILE_IMPACT = {

@@ -1,4 +1,5 @@
-"""Heatmaps: one metric over the 5 × 6 board, two filter sets side by side, example games."""
+"""Heatmaps: one metric over the board, each cell against the board's mean; two filter sets
+side by side with their difference; example games."""
 
 from __future__ import annotations
 
@@ -10,10 +11,12 @@ import streamlit as st
 from dashboard import definitions
 from dashboard.charts import (
     CELL_SELECTION,
-    FEW_GAMES,
+    board_difference,
     board_heatmap,
     captioned,
-    shared_domain,
+    colour_spread,
+    differing,
+    marked_cells,
     vega_lite_spec,
 )
 from dashboard.exports import csv_download
@@ -21,6 +24,7 @@ from dashboard.filters import ALL, EPOCHS, Filters, choices, options
 from dashboard.lake_data import fetch, fetch_all
 from dashboard.notices import lake_has_games, nothing_matches, play_level
 from data.levels import LEVELS, RECORDED
+from data.schema import CELL_NAMES
 
 
 @dataclass(frozen=True)
@@ -35,7 +39,6 @@ class CellMetric:
     examples: dict[str, object] = field(default_factory=lambda: {"piece_kind": "castle"})
     examples_label: str = "castles"
     value_format: str = ".1f"
-    diverging: bool = False
 
 
 PIECE_KINDS = {  # occupancy label: (piece kind, what the examples list)
@@ -76,7 +79,6 @@ METRICS = {
         definitions.TILE_SWING["placer"],
         TILES,
         "tiles",
-        diverging=True,
     ),
     "Tile swing for each opponent": CellMetric(
         "cell_tile_swing",
@@ -85,7 +87,6 @@ METRICS = {
         definitions.TILE_SWING["opponents"],
         TILES,
         "tiles",
-        diverging=True,
     ),
     "Tile net swing (placer − opponent)": CellMetric(
         "cell_tile_swing",
@@ -94,7 +95,6 @@ METRICS = {
         definitions.TILE_SWING["net"],
         TILES,
         "tiles",
-        diverging=True,
     ),
     **{
         f"Occupancy: {label}": CellMetric(
@@ -117,13 +117,12 @@ METRICS = {
         "pieces",
         ".2f",
     ),
-    "Win association (win share vs all seats)": CellMetric(
+    "Win association (win share vs every castle)": CellMetric(
         "cell_win_association",
         {},
         "win share difference",
         definitions.WIN_ASSOCIATION,
         value_format="+.3f",
-        diverging=True,
     ),
 }
 COMPARE_BY = {
@@ -135,7 +134,7 @@ COMPARE_BY = {
     "edition": "edition",
     "epoch": "epoch",
 }
-CELLS = [f"{column}{row}" for row in range(1, 6) for column in "abcdef"]
+CELLS = list(CELL_NAMES)
 REPLAY = "app_pages/replay.py"
 
 
@@ -153,39 +152,64 @@ def url_choice(label: str, key: str, values: list[str], help_of=None, **kwargs: 
     return chosen
 
 
-def observations(metric: CellMetric, frame: pl.DataFrame) -> int:
-    """What a board rests on: epochs for occupancy (every cell counts each), else placements."""
-    counts = frame["observations"]
-    return int((counts.max() if metric.query == "cell_occupancy" else counts.sum()) or 0)
+POOLING = (
+    "Each cell pools its placements with those of its mirror images (the board reflected left "
+    "to right and top to bottom), which the rules cannot tell apart: the cells of a class show "
+    "one figure from up to four times the data."
+)
+
+
+def sample(metric: CellMetric, frame: pl.DataFrame) -> str:
+    """What a board rests on, in words: games, and castles or placements (epochs for
+    occupancy, where every cell counts each)."""
+    if metric.query == "cell_occupancy":
+        return f"{int(frame['observations'].max() or 0):,} epochs"
+    if "board_games" not in frame.columns:
+        return f"{int(frame['observations'].sum() or 0):,} {metric.examples_label}"
+    counted = f"{int(frame['board_observations'].max() or 0):,} {metric.examples_label}"
+    return f"{int(frame['board_games'].max() or 0):,} games · {counted}"
+
+
+def verdict(metric: CellMetric, board: pl.DataFrame, against: str) -> str:
+    """Which cells differ from `against` beyond their interval, or that none does."""
+    count = differing(board)
+    if count == 0:
+        return (
+            f"No cell differs from {against} beyond its interval: the cell barely matters at "
+            "this level."
+        )
+    reference = format(board["reference"][0], metric.value_format)
+    return (
+        f"{count} of {len(board)} cells differ from {against} ({reference} {metric.value_title}) "
+        "beyond their 95% interval, marked ▲ above and ▼ below; the others are drawn neutral."
+    )
 
 
 def draw_board(
     metric: CellMetric,
     name: str,
-    filters: Filters,
+    description: str,
+    sample_size: str,
     side: str,
-    frame: pl.DataFrame,
-    domain: tuple[float, float] | None,
+    board: pl.DataFrame,
+    spread: float | None,
+    against: str = "the board's mean",
 ) -> str | None:
-    """Draw one heatmap of the metric's query result; returns the cell clicked on it, if any."""
-    total = observations(metric, frame)
-    sample = f"{total:,} observations"
-    st.markdown(f"**{filters.describe()}** · {sample}")
-    if total == 0:
-        nothing_matches(filters)
-        return None
-    chart = board_heatmap(
-        frame, name, metric.value_title, metric.value_format, metric.diverging, domain
-    )
+    """Draw one heatmap of a marked board (charts.marked_cells); returns the cell clicked on it."""
+    chart = board_heatmap(board, name, metric.value_title, metric.value_format, spread)
     event = st.vega_lite_chart(
-        vega_lite_spec(captioned(chart, f"{filters.describe()} · {sample}")),
+        vega_lite_spec(captioned(chart, f"{description} · {sample_size}")),
         on_select="rerun",
         key=f"board_{side}",
         width="content",
     )
+    st.caption(verdict(metric, board, against))
+    shown = board.drop("reference", "side")
+    counts = shown["board_observations"] if "board_observations" in shown.columns else None
+    total = int((counts.max() if counts is not None else shown["observations"].sum()) or 0)
     st.download_button(
         "Download this board (CSV)",
-        **csv_download(frame, metric.query, name, filters.describe(), total, sample),
+        **csv_download(shown, metric.query, name, description, total, sample_size),
         key=f"download_{side}",
     )
     picked = event.selection.get(CELL_SELECTION, []) if event else []
@@ -241,9 +265,10 @@ filters: Filters = st.session_state["filters"]
 st.title("Board heatmaps")
 play_level(filters)
 st.caption(
-    "Each cell shows the metric and, below it, how many observations it rests on; cells with "
-    f"fewer than {FEW_GAMES} are grey and marked *few games*, cells with none read *no games*. "
-    "Hover for the 95% interval; click a cell to list games that show it."
+    "Each cell shows the metric and, below it, the placements and games behind it. A cell whose "
+    "95% interval (the game as the unit) excludes the board's mean is coloured and marked ▲ or "
+    "▼; the others are drawn neutral, and cells with no games grey. Hover for the interval; "
+    "click a cell to list games that show it."
 )
 
 if lake_has_games():
@@ -256,6 +281,9 @@ if lake_has_games():
         compare_label = url_choice("Compare by", "compare", list(COMPARE_BY))
     dimension = COMPARE_BY[compare_label]
     metric = METRICS[metric_name]
+    pooled = url_choice(
+        "Mirror cells", "mirror", ["pooled", "apart"], help="Pool each cell with its mirror images"
+    )
     st.caption(f"**{metric_name}**: {metric.definition}")
 
     sides: list[tuple[str, Filters]] = [("left", filters)]
@@ -273,22 +301,43 @@ if lake_has_games():
             ("right", filters.with_value(dimension, right_value)),
         ]
 
-    boards = fetch_all(*[(metric.query, {**f.params(), **metric.params}) for _, f in sides])
-    domain = shared_domain(boards, metric.diverging) if len(sides) > 1 else None
-    if domain:
-        low, high = (format(end, metric.value_format) for end in domain)
+    params = {**metric.params, "pooled": pooled == "pooled"}
+    frames = fetch_all(*[(metric.query, {**f.params(), **params}) for _, f in sides])
+    if "pooled" in frames[0].columns and pooled == "pooled":
+        st.caption(POOLING)
+    boards = [marked_cells(frame) for frame in frames]
+    spread = colour_spread(boards)
+    if len(sides) > 1 and spread:
         st.caption(
-            f"Both boards share one colour scale, from {low} to {high} {metric.value_title}: "
-            "the same colour is the same value on either board."
+            "Both boards share one colour scale: the same colour is the same distance from the "
+            "board's own mean."
         )
     clicked: list[str] = []
-    for column, (side, side_filters), frame in zip(
+    for column, (side, side_filters), board in zip(
         st.columns(len(sides)), sides, boards, strict=True
     ):
         with column:
-            cell = draw_board(metric, metric_name, side_filters, side, frame, domain)
+            st.markdown(f"**{side_filters.describe()}** · {sample(metric, board)}")
+            if board["observations"].sum() == 0:
+                nothing_matches(side_filters)
+                continue
+            size = sample(metric, board)
+            cell = draw_board(
+                metric, metric_name, side_filters.describe(), size, side, board, spread
+            )
             if cell:
                 clicked.append(cell)
+    if len(sides) > 1 and all(board["observations"].sum() > 0 for board in boards):
+        st.subheader(f"Difference: {left_value} − {right_value}")
+        difference = marked_cells(board_difference(*frames))
+        description = f"{sides[0][1].describe()} − {sides[1][1].describe()}"
+        size = " and ".join(sample(metric, board) for board in boards)
+        cell = draw_board(
+            metric, f"{metric_name}, difference", description, size, "difference", difference,
+            colour_spread([difference]), "0 (the two boards agree)",
+        )  # fmt: skip
+        if cell:
+            clicked.append(cell)
     if clicked:
         st.session_state["heatmap_cell"] = clicked[0]
 

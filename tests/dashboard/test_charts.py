@@ -7,14 +7,17 @@ import pytest
 
 from dashboard.charts import (
     FEW_GAMES,
+    board_difference,
     board_heatmap,
     captioned,
+    colour_spread,
+    differing,
     head_to_head_matrix,
     histogram,
     interval_chart,
     mark_few,
+    marked_cells,
     result_chart,
-    shared_domain,
 )
 from dashboard.exports import export_csv, export_name
 
@@ -40,16 +43,45 @@ def test_few_games_are_marked_below_the_threshold():
     assert marked["reliability"].to_list() == ["few games", "ok", "few games"]
 
 
-def test_heatmap_shows_every_cell_with_its_count_and_a_cell_selection():
-    spec = board_heatmap(board(100), "Castle yield", "gold").to_dict()
+def test_heatmap_shows_every_cell_with_its_count_games_and_a_cell_selection():
+    spec = board_heatmap(board(100).with_columns(games=pl.lit(40)), "Castle yield", "gold")
+    spec = spec.to_dict()
     rows = next(iter(spec["datasets"].values()))
     assert len(rows) == 30
-    assert rows[0]["count_label"] == "few games" and rows[1]["count_label"] == "n=100"
+    assert (
+        rows[0]["count_label"] == "n=3 · 40 games" and rows[1]["count_label"] == "n=100 · 40 games"
+    )
     assert rows[0]["column"] == "a" and rows[5]["column"] == "f"
     assert any(p.get("name") == "cell_pick" for p in spec.get("params", []))
     tooltips = {t["title"] for t in spec["layer"][0]["encoding"]["tooltip"]}
-    assert {"observations", "95% interval", "sample"} <= tooltips
-    assert rows[1]["value_label"] == "1.0" and rows[1]["interval_label"] == "0.0 to 2.0"
+    assert {"observations", "95% interval", "against the board's mean"} <= tooltips
+    assert rows[1]["interval_label"] == "0.0 to 2.0"
+
+
+def test_heatmap_colours_only_cells_whose_interval_excludes_the_board_mean():
+    """Values 0 … 29 with intervals ±1 about a board mean of 14.5: 14 and 15 hold it."""
+    frame = board(100).with_columns(board_value=pl.lit(14.5))
+    rows = next(iter(board_heatmap(frame, "Yield", "gold").to_dict()["datasets"].values()))
+    sides = {row["cell"]: row["side"] for row in rows}
+    assert [row["side"] for row in rows] == [-1] * 14 + [0, 0] + [1] * 14
+    assert rows[0]["value_label"] == "0.0 ▼" and rows[29]["value_label"] == "29.0 ▲"
+    assert rows[14]["value_label"] == "14.0" and not rows[14]["differs"]
+    assert rows[29]["shade"] == 1 and rows[0]["shade"] == -1, "the widest gap reaches the end"
+    assert len(sides) == 30 and differing(marked_cells(frame)) == 28
+    flat = frame.with_columns(ci_low=pl.lit(-100.0), ci_high=pl.lit(100.0))
+    assert differing(marked_cells(flat)) == 0 and colour_spread([marked_cells(flat)]) is None
+
+
+def test_the_difference_of_two_boards_has_both_intervals():
+    left = board(100).with_columns(games=pl.lit(10))
+    right = left.with_columns(value=pl.col("value") / 2, ci_low=pl.col("value") / 2 - 2,
+                              ci_high=pl.col("value") / 2 + 2)  # fmt: skip
+    difference = board_difference(left, right)
+    assert difference["value"].to_list() == pytest.approx([i / 2 for i in range(30)])
+    halves = (difference["ci_high"] - difference["ci_low"]) / 2
+    assert halves.to_list() == pytest.approx([5**0.5] * 30)
+    assert difference["games"].to_list() == [20] * 30
+    assert differing(marked_cells(difference)) == sum(1 for i in range(30) if i / 2 > 5**0.5)
 
 
 def test_interval_chart_draws_bars_points_and_the_reference():
@@ -100,24 +132,8 @@ def test_a_cell_without_observations_reads_no_games_never_null():
     a1 = next(row for row in next(iter(spec["datasets"].values())) if row["cell"] == "a1")
     assert a1["value_label"] == "no games" and a1["interval_label"] == "no games"
     assert a1["count_label"] == "n=0"
-    texts = [layer["encoding"]["text"]["field"] for layer in spec["layer"][1:]]
+    texts = [layer["encoding"]["text"]["field"] for layer in spec["layer"][2:]]
     assert texts == ["value_label", "count_label"], "the cell text is the label, not the value"
-
-
-@pytest.mark.parametrize("diverging, expected", [(False, (-9.0, 19.0)), (True, (-19.0, 19.0))])
-def test_compared_boards_share_one_colour_domain(diverging, expected):
-    left, right = board(100).head(20), board(100).with_columns(value=pl.col("value") - 10)
-    domain = shared_domain([left, right], diverging)
-    # cell 0 of each has 3 observations (few games) and stays out: left's cells hold 1 … 19,
-    # right's −9 … 19; together −9 … 19, or ±19 about 0 when diverging
-    assert domain == expected
-    spec = board_heatmap(left, "Yield", "gold", diverging=diverging, domain=domain).to_dict()
-    scale = spec["layer"][0]["encoding"]["color"]["scale"]
-    assert scale["domain"] == list(expected)
-
-
-def test_no_shared_domain_without_enough_observations():
-    assert shared_domain([board(5), board(5)], diverging=False) is None
 
 
 def test_captioned_chart_carries_filters_and_sample_under_its_title():

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import math
 
 import pytest
 from streamlit.dataframe_util import convert_arrow_bytes_to_pandas_df
@@ -94,9 +95,9 @@ def test_overview_counts_games_seating_the_agent_and_player(monkeypatch, lake, q
 
 def test_heatmap_counts_follow_the_filters(monkeypatch, lake):
     app = open_page(monkeypatch, lake, "app_pages/heatmaps.py")
-    before = [m.value for m in app.markdown if "observations" in m.value]
+    before = [m.value for m in app.markdown if " games · " in m.value]
     app.selectbox(key="filter_players").set_value("4").run()
-    after = [m.value for m in app.markdown if "observations" in m.value]
+    after = [m.value for m in app.markdown if " games · " in m.value]
     assert not app.exception
     assert before != after and "4 players" in after[0]
 
@@ -106,8 +107,8 @@ def test_heatmaps_compare_two_boards_and_list_examples(monkeypatch, lake):
         monkeypatch, lake, "app_pages/heatmaps.py", compare="player count", left="2", right="4"
     )
     assert not app.exception
-    assert len(charts(app)) == 2
-    boards = [m.value for m in app.markdown if "observations" in m.value]
+    assert len(charts(app)) == 3, "the two boards and their difference"
+    boards = [m.value for m in app.markdown if " games · " in m.value]
     assert "2 players" in boards[0] and "4 players" in boards[1]
     app.selectbox(key="heatmap_cell").set_value("c3").run()
     assert app.dataframe[0].value.shape[0] > 0
@@ -199,13 +200,65 @@ def chart_rows(app: AppTest, title: str) -> list[dict]:
     return frame.to_dict("records")
 
 
-def test_compared_heatmaps_share_one_colour_scale(monkeypatch, lake):
+def boards_drawn(app: AppTest) -> list[list[dict]]:
+    """The rows of every board drawn, in page order."""
+    return [
+        convert_arrow_bytes_to_pandas_df(c.proto.datasets[0].data.data).to_dict("records")
+        for c in charts(app)
+    ]
+
+
+def _differs(row: dict) -> bool:
+    return row["ci_low"] > row["reference"] or row["ci_high"] < row["reference"]
+
+
+def test_compared_heatmaps_share_one_colour_scale_and_draw_their_difference(monkeypatch, lake):
     app = open_page(
         monkeypatch, lake, "app_pages/heatmaps.py", compare="player count", left="2", right="4"
     )
-    domains = [spec["layer"][0]["encoding"]["color"]["scale"]["domain"] for spec in vega_specs(app)]
-    assert len(domains) == 2 and domains[0] == domains[1]
-    assert "share one colour scale" in texts(app)
+    left, right, difference = boards_drawn(app)
+    reaches = {
+        round((row["value"] - row["reference"]) / row["shade"], 9)
+        for row in left + right
+        if row["differs"] and abs(row["shade"]) < 1
+    }
+    assert len(reaches) <= 1, "one distance from the mean is one colour on both boards"
+    for a, b, d in zip(left, right, difference, strict=True):
+        assert a["cell"] == b["cell"] == d["cell"]
+        if a["value"] is None or b["value"] is None:
+            continue
+        assert d["value"] == pytest.approx(a["value"] - b["value"])
+        halves = [(r["ci_high"] - r["ci_low"]) / 2 for r in (a, b)]
+        assert (d["ci_high"] - d["ci_low"]) / 2 == pytest.approx(math.hypot(*halves))
+        assert d["reference"] == 0 and d["differs"] == _differs(d)
+    assert "Difference: 2 − 4" in [h.value for h in app.subheader]
+
+
+@pytest.mark.parametrize("mirror", ["pooled", "apart"])
+def test_heatmap_pools_mirror_cells_and_says_so(monkeypatch, lake, mirror):
+    app = open_page(monkeypatch, lake, "app_pages/heatmaps.py", mirror=mirror)
+    assert not app.exception
+    values = {row["cell"]: row["value"] for row in boards_drawn(app)[0]}
+    mirrored = [values[a] == values[b] for a, b in (("a1", "f5"), ("b2", "e4"), ("c3", "d3"))]
+    assert all(mirrored) == (mirror == "pooled")
+    assert ("mirror images" in texts(app)) == (mirror == "pooled")
+
+
+@pytest.mark.parametrize(
+    "metric_name, mirror, flat",
+    [("Castle yield (gold per castle)", "pooled", True), ("Occupancy: castle", "apart", False)],
+)
+def test_heatmap_says_when_no_cell_differs_from_the_mean(
+    monkeypatch, lake, metric_name, mirror, flat
+):
+    app = open_page(
+        monkeypatch, lake, "app_pages/heatmaps.py", players="2", mirror=mirror, metric=metric_name
+    )
+    rows = boards_drawn(app)[0]
+    assert (not any(_differs(row) for row in rows)) == flat
+    assert all(row["differs"] == _differs(row) for row in rows)
+    said = "No cell differs from the board's mean beyond its interval: the cell barely matters"
+    assert (said in texts(app)) == flat
 
 
 def test_heatmap_cells_without_games_read_no_games(monkeypatch, lake):
@@ -230,7 +283,7 @@ def test_heatmap_cells_without_games_read_no_games(monkeypatch, lake):
         ("Castle yield (gold per castle)", "Mean gold a castle placed on the cell"),
         ("Tile swing for each opponent", "impact on each opponent"),
         ("Fill timing (0 = first turn, 1 = last)", "as a fraction of the epoch's turns"),
-        ("Win association (win share vs all seats)", "minus the mean win share over all seats"),
+        ("Win association (win share vs every castle)", "minus the same mean over every castle"),
     ],
 )
 def test_heatmap_metric_has_its_definition_as_help(monkeypatch, lake, metric_name, definition):
