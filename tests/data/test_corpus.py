@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import shutil
+from datetime import UTC, datetime
 from pathlib import Path
 
 import pyarrow as pa
@@ -110,6 +111,21 @@ def test_the_header_says_what_made_the_corpus(made: Path) -> None:
         )
     assert header["made"]["commands"] == [part.command for part in corpus.parts]
     assert header["made"]["core_s"] == header["made"]["wall_s"]  # one worker
+
+
+def test_the_make_time_runs_from_the_start_given_to_the_last_batch(source_lake, tmp_path) -> None:
+    last = max(batch.created for batch in source_lake.batches())
+    out = tmp_path / "timed.parquet"
+    arguments = ["--started", "2026-01-01T10:00:00", "--workers", "2"]
+    assert main(["corpus", "build", "--from-lake", str(source_lake.root), "--out", str(out),
+                 *arguments]) == 0  # fmt: skip
+    made = json.loads(header_path(out).read_text())["made"]
+    started = datetime(2026, 1, 1, 10, tzinfo=UTC)  # a time without a zone is UTC
+    assert made["started"] == started.isoformat() and made["finished"] == last
+    assert made["wall_s"] == round((datetime.fromisoformat(last) - started).total_seconds())
+    assert made["core_s"] == round(2 * (datetime.fromisoformat(last) - started).total_seconds())
+    built = json.loads(header_path(out).read_text())["built"]["command"]
+    assert built.endswith("--started 2026-01-01T10:00:00+00:00 --workers 2")
 
 
 def test_games_per_player_count_and_level_follow_the_weakest_seat(made: Path) -> None:
