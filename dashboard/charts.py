@@ -121,10 +121,8 @@ NEUTRAL = "#f1f0ec"
 def _drawn(board: pl.DataFrame, value_format: str, reach: float) -> pl.DataFrame:
     """A marked board with what its layers draw: labels, fills and the colour's position."""
     games = board["games"] if "games" in board.columns else pl.Series([None] * len(board))
-    counts = [
-        "n=0" if not n else f"n={n:,}" + (f" · {g:,} games" if g is not None else "")
-        for n, g in zip(board["observations"].fill_null(0), games, strict=True)
-    ]
+    counts = [f"n={n:,}" for n in board["observations"].fill_null(0)]
+    game_counts = ["" if not g else f"{g:,} game" + "s" * (g > 1) for g in games]
     values = _labels(board["value"], value_format, NO_GAMES)
     signs = {1: " ▲", -1: " ▼", 0: ""}
     verdict = {1: "above the board's mean", -1: "below the board's mean", 0: "within its interval"}
@@ -137,6 +135,7 @@ def _drawn(board: pl.DataFrame, value_format: str, reach: float) -> pl.DataFrame
         ),
         interval_label=pl.Series(_interval_labels(board, value_format), dtype=pl.String),
         count_label=pl.Series(counts, dtype=pl.String),
+        games_label=pl.Series(game_counts, dtype=pl.String),
         verdict=pl.Series([verdict[s] for s in board["side"]], dtype=pl.String),
         neutral_fill=pl.when(pl.col("observations").fill_null(0) == 0)
         .then(pl.lit(GREY))
@@ -187,14 +186,18 @@ def _board_shape(title: str, value_title: str) -> alt.LayerChart:
         .mark_rect(stroke="white", strokeWidth=2, cornerRadius=4)
         .encode(color=alt.Color("shade:Q", scale=scale, legend=None), opacity=opacity)
     )
-    values = base.mark_text(fontSize=17, fontWeight="bold", dy=-8).encode(
+    values = base.mark_text(fontSize=17, fontWeight="bold", dy=-12).encode(
         text=alt.Text("value_label:N"),
         color=alt.condition("datum.observations > 0", alt.value("black"), alt.value("#777777")),
     )
-    counts = base.mark_text(fontSize=10, dy=12).encode(
+    counts = base.mark_text(fontSize=10, dy=8).encode(
         text="count_label:N", color=alt.value("#333333")
     )
-    return (cells + shades + values + counts).properties(title=title, width=480, height=400)
+    games = base.mark_text(fontSize=10, dy=21).encode(
+        text="games_label:N", color=alt.value("#333333")
+    )
+    board = alt.layer(cells, shades, values, counts, games).resolve_scale(color="independent")
+    return board.properties(title=title, width=480, height=400)
 
 
 def interval_chart(

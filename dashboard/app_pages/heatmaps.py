@@ -23,6 +23,7 @@ from dashboard.exports import csv_download
 from dashboard.filters import ALL, EPOCHS, Filters, choices, options
 from dashboard.lake_data import fetch, fetch_all
 from dashboard.notices import lake_has_games, nothing_matches, play_level
+from dashboard.text import plain
 from data.levels import LEVELS, RECORDED
 from data.schema import CELL_NAMES
 
@@ -136,6 +137,7 @@ COMPARE_BY = {
 }
 CELLS = list(CELL_NAMES)
 REPLAY = "app_pages/replay.py"
+COMPARED_SIZE = (372, 390)  # a board's width and height in pixels when two stand side by side
 
 
 def url_choice(label: str, key: str, values: list[str], help_of=None, **kwargs: object) -> str:
@@ -170,6 +172,9 @@ def sample(metric: CellMetric, frame: pl.DataFrame) -> str:
     return f"{int(frame['board_games'].max() or 0):,} games · {counted}"
 
 
+BOARD_MEAN = "the board's mean"
+
+
 def verdict(metric: CellMetric, board: pl.DataFrame, against: str) -> str:
     """Which cells differ from `against` beyond their interval, or that none does."""
     count = differing(board)
@@ -179,8 +184,9 @@ def verdict(metric: CellMetric, board: pl.DataFrame, against: str) -> str:
             "this level."
         )
     reference = format(board["reference"][0], metric.value_format)
+    value = f" ({reference} {metric.value_title})" if against == BOARD_MEAN else ""
     return (
-        f"{count} of {len(board)} cells differ from {against} ({reference} {metric.value_title}) "
+        f"{count} of {len(board)} cells differ from {against}{value} "
         "beyond their 95% interval, marked ▲ above and ▼ below; the others are drawn neutral."
     )
 
@@ -193,10 +199,13 @@ def draw_board(
     side: str,
     board: pl.DataFrame,
     spread: float | None,
-    against: str = "the board's mean",
+    against: str = BOARD_MEAN,
+    compared: bool = False,
 ) -> str | None:
     """Draw one heatmap of a marked board (charts.marked_cells); returns the cell clicked on it."""
     chart = board_heatmap(board, name, metric.value_title, metric.value_format, spread)
+    if compared:  # boards side by side: narrower, so that both fit
+        chart = chart.properties(width=COMPARED_SIZE[0], height=COMPARED_SIZE[1])
     event = st.vega_lite_chart(
         vega_lite_spec(captioned(chart, f"{description} · {sample_size}")),
         on_select="rerun",
@@ -230,12 +239,13 @@ def show_examples(metric: CellMetric, filters: Filters) -> None:
     """The cell's example games for the metric; choosing a row opens its replay at that ply."""
     cell = url_choice("Cell", "cell", CELLS, help="Click a board cell above, or choose it here.")
     examples = fetch("cell_examples", filters.params(), **metric.examples, cell=cell, limit=25)
+    kept = plain(filters.describe())
     if examples.is_empty():
-        st.info(f"No {metric.examples_label} on {cell} in the games of {filters.describe()}.")
+        st.info(f"No {metric.examples_label} on {cell} in the games of {kept}.")
         return
     st.caption(
         f"{metric.examples_label.capitalize()} placed on **{cell}** in games of "
-        f"**{filters.describe()}**, newest first. Click a row to open the replay at that ply."
+        f"**{kept}**, newest first. Click a row to open the replay at that ply."
     )
     shown = examples.select(example_columns(metric)).with_columns(pl.col("game_id").cast(pl.String))
     event = st.dataframe(
@@ -272,7 +282,7 @@ st.caption(
 )
 
 if lake_has_games():
-    controls = st.columns([3, 2, 2, 2])
+    controls = st.columns([3, 2, 2, 2, 2])
     with controls[0]:
         metric_name = url_choice(
             "Metric", "metric", list(METRICS), help_of=lambda name: METRICS[name].definition
@@ -281,9 +291,13 @@ if lake_has_games():
         compare_label = url_choice("Compare by", "compare", list(COMPARE_BY))
     dimension = COMPARE_BY[compare_label]
     metric = METRICS[metric_name]
-    pooled = url_choice(
-        "Mirror cells", "mirror", ["pooled", "apart"], help="Pool each cell with its mirror images"
-    )
+    with controls[4]:
+        pooled = url_choice(
+            "Mirror cells",
+            "mirror",
+            ["pooled", "apart"],
+            help="Pool each cell with its mirror images",
+        )
     st.caption(f"**{metric_name}**: {metric.definition}")
 
     sides: list[tuple[str, Filters]] = [("left", filters)]
@@ -317,14 +331,15 @@ if lake_has_games():
         st.columns(len(sides)), sides, boards, strict=True
     ):
         with column:
-            st.markdown(f"**{side_filters.describe()}** · {sample(metric, board)}")
+            st.markdown(f"**{plain(side_filters.describe())}** · {sample(metric, board)}")
             if board["observations"].sum() == 0:
                 nothing_matches(side_filters)
                 continue
             size = sample(metric, board)
             cell = draw_board(
-                metric, metric_name, side_filters.describe(), size, side, board, spread
-            )
+                metric, metric_name, side_filters.describe(), size, side, board, spread,
+                compared=len(sides) > 1,
+            )  # fmt: skip
             if cell:
                 clicked.append(cell)
     if len(sides) > 1 and all(board["observations"].sum() > 0 for board in boards):
@@ -334,7 +349,7 @@ if lake_has_games():
         size = " and ".join(sample(metric, board) for board in boards)
         cell = draw_board(
             metric, f"{metric_name}, difference", description, size, "difference", difference,
-            colour_spread([difference]), "0 (the two boards agree)",
+            colour_spread([difference]), "0, where the two boards agree",
         )  # fmt: skip
         if cell:
             clicked.append(cell)

@@ -48,9 +48,8 @@ def test_heatmap_shows_every_cell_with_its_count_games_and_a_cell_selection():
     spec = spec.to_dict()
     rows = next(iter(spec["datasets"].values()))
     assert len(rows) == 30
-    assert (
-        rows[0]["count_label"] == "n=3 · 40 games" and rows[1]["count_label"] == "n=100 · 40 games"
-    )
+    assert rows[0]["count_label"] == "n=3" and rows[1]["count_label"] == "n=100"
+    assert rows[1]["games_label"] == "40 games"
     assert rows[0]["column"] == "a" and rows[5]["column"] == "f"
     assert any(p.get("name") == "cell_pick" for p in spec.get("params", []))
     tooltips = {t["title"] for t in spec["layer"][0]["encoding"]["tooltip"]}
@@ -133,7 +132,7 @@ def test_a_cell_without_observations_reads_no_games_never_null():
     assert a1["value_label"] == "no games" and a1["interval_label"] == "no games"
     assert a1["count_label"] == "n=0"
     texts = [layer["encoding"]["text"]["field"] for layer in spec["layer"][2:]]
-    assert texts == ["value_label", "count_label"], "the cell text is the label, not the value"
+    assert texts == ["value_label", "count_label", "games_label"], "labels, not the values"
 
 
 def test_captioned_chart_carries_filters_and_sample_under_its_title():
