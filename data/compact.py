@@ -12,7 +12,8 @@ from dataclasses import dataclass
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from data.lake import Batch, Lake, Tables
+from data.lake import CHECK_HINT, Batch, Lake, LakeError, Tables
+from data.lake_check import table_schemas
 from data.schema import TABLES, all_tables
 
 SMALL_BATCH = 1_000  # a batch of fewer games is small
@@ -50,7 +51,9 @@ def small_batches(lake: Lake) -> int:
 
 def compact(lake: Lake, progress: Callable[[int], None] = lambda done: None) -> Compacted:
     """Merge the lake's small batches (writers wait on the lock meanwhile); `progress` hears of
-    each batch read. Killed part-way, the lake keeps its old batches."""
+    each batch read. A damaged lake is refused (LakeError) before anything is written; killed
+    part-way, the lake keeps its old batches."""
+    lake.table_files(table_schemas())  # every listed file checked as readers check theirs
     with lake.staging_run() as run, lake.locked():
         lake.sweep_staging()  # what an earlier compaction killed part-way left
         groups = merge_groups(lake.batches())
@@ -67,7 +70,11 @@ def _merged_tables(lake: Lake, group: list[Batch], progress: Callable[[int], Non
     parts: dict[str, list[pa.Table]] = {name: [] for name in all_tables()}
     for batch in group:
         for name in all_tables():
-            parts[name].append(pq.read_table(lake.part(name, batch), partitioning=None))
+            path = lake.part(name, batch)
+            try:
+                parts[name].append(pq.read_table(path, partitioning=None))
+            except (OSError, pa.ArrowException) as error:
+                raise LakeError(path, f"cannot be read ({error}); {CHECK_HINT}") from None
         progress(1)
     tables = {name: pa.concat_tables(tables).unify_dictionaries() for name, tables in parts.items()}
     for name in TABLES:

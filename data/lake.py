@@ -1,5 +1,7 @@
 """A lake folder: its manifest, and batches staged in `_tmp/<run>/`, then renamed into place and
-listed under the writer's lock (readers open only listed files: never half a batch)."""
+listed under the writer's lock (readers open only listed files: never half a batch). A lake
+never deletes what it did not write: a batch folder the manifest does not list makes the lake
+damaged (readers and writers refuse it) until `kingdoms lake check --repair` lists it again."""
 
 from __future__ import annotations
 
@@ -10,7 +12,7 @@ import shutil
 import stat
 import tempfile
 import uuid
-from collections.abc import Callable, Collection, Iterator
+from collections.abc import Callable, Collection, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -27,6 +29,7 @@ from data.schema import (
     SCHEMA_CHANGE,
     SCHEMA_VERSION,
     SOURCES,
+    TABLE_SCHEMAS,
     TABLES,
     all_tables,
     batch_folder,
@@ -45,7 +48,11 @@ INDEX_TREE = "_game_ids"
 GAME_INDEX = "game_ids.npy"
 PARQUET_MAGIC = b"PAR1"  # a Parquet file starts and ends with it
 RETIRED_FOR = 600  # seconds a merged batch's files stay for the connections made before
+SET_ASIDE = "_set_aside"  # where a repair moves the batches it leaves out (never deleted)
 CHECK_HINT = "`kingdoms lake check` lists every damaged file"
+REPAIR_HINT = "`kingdoms lake check --repair` checks the batches on disk and lists the good ones"
+MAX_WHOLE = 2**63 - 1  # a manifest's numbers fit DuckDB's BIGINT (batch_id is a column)
+BATCH_PREFIX = "batch_id="
 
 
 Tables = dict[str, pa.Table]
@@ -153,17 +160,107 @@ class Lake:
         """The committed Parquet files of one table, in batch order."""
         return [self.part(table, b) for b in self.batches()]
 
-    def table_files(self) -> dict[str, list[Path]]:
-        """The committed files of every table, each seen to exist and end as a Parquet file
-        does (a cheap look at its last bytes); the first damaged one is a LakeError."""
-        batches = self.batches()
+    def table_files(
+        self, schemas: Mapping[str, pa.Schema] = TABLE_SCHEMAS, writing: bool = False
+    ) -> dict[str, list[Path]]:
+        """The committed files of every table, the lake refused (a LakeError naming the file)
+        when its folders hold a batch the manifest does not list, when a file is missing,
+        truncated, or (for the tables in `schemas`) of other columns than its table's, or when
+        a batch's id index cannot be read."""
+        manifest = self.checked_manifest(writing)
+        batches = [Batch(**entry) for entry in manifest["batches"]]
         files = {table: [self.part(table, b) for b in batches] for table in all_tables()}
-        for paths in files.values():
+        for table, paths in files.items():
             for path in paths:
-                problem = tail_problem(path)
+                problem = file_problem(path, table, schemas.get(table))
                 if problem:
                     raise LakeError(path, f"{problem}; {CHECK_HINT}")
+        for batch in batches:
+            path = self.index_path(batch.source, batch.batch_id)
+            problem = index_problem(path)
+            if problem:
+                raise LakeError(path, f"the batch's id index {problem}; {CHECK_HINT}")
         return files
+
+    def checked_manifest(self, writing: bool = False) -> dict:
+        """The manifest, refused (a LakeError) when the lake holds a batch it does not list.
+        `writing`: the caller holds the writer lock, so no commit is under way."""
+        manifest, unlisted = self.manifest_and_unlisted(writing)
+        if unlisted:
+            (file, problem), *more = self.unlisted_problems(unlisted)
+            also = f"; {len(more):,} more like it" if more else ""
+            raise LakeError(file, f"{problem}{also}; {REPAIR_HINT}")
+        return manifest
+
+    def manifest_and_unlisted(self, writing: bool = False) -> tuple[dict, list[tuple[str, int]]]:
+        """The manifest, and the batches whose folders are on disk but neither listed nor
+        retired in it. Without the writer lock, a batch a commit is moving into place (above
+        every id the manifest gave out while a writer holds the lock) is not counted, and one
+        listed meanwhile is found by reading the manifest again."""
+        manifest = self.manifest()
+        unlisted = self._unlisted(manifest)
+        if unlisted and not writing:
+            if self._writer_active():
+                unlisted = [key for key in unlisted if key[1] < manifest["next_batch"]]
+            else:
+                manifest = self.manifest()
+                unlisted = self._unlisted(manifest)
+        return manifest, unlisted
+
+    def unlisted_problems(self, unlisted: list[tuple[str, int]]) -> list[tuple[Path, str]]:
+        """What is wrong, file by file: a missing manifest once, else each unlisted batch."""
+        manifest = self.root / MANIFEST
+        if not manifest.exists():
+            return [(manifest, f"missing, yet the lake holds {len(unlisted):,} batches")]
+        return [
+            (
+                self.batch_folder(source, batch_id),
+                f"a batch {MANIFEST} does not list (left by a commit that was interrupted, "
+                f"or {MANIFEST} lost or restored from an older copy)",
+            )
+            for source, batch_id in unlisted
+        ]
+
+    def batch_folder(self, source: str, batch_id: int) -> Path:
+        """The folder that names a batch: its games folder, else its first folder on disk."""
+        trees = (*all_tables(), INDEX_TREE)
+        folders = [self.batch_dir(tree, source, batch_id) for tree in trees]
+        return next((folder for folder in folders if folder.exists()), folders[0])
+
+    def _unlisted(self, manifest: dict) -> list[tuple[str, int]]:
+        known = {(e["source"], e["batch_id"]) for e in manifest["batches"]}
+        known |= {(e["source"], e["batch_id"]) for e in manifest.get("retired", [])}
+        return sorted((k for k in self.batch_folders() if k not in known), key=lambda k: k[::-1])
+
+    def batch_folders(self) -> set[tuple[str, int]]:
+        """Every batch with a folder on disk (in any table's tree or the id indexes'), as
+        (source, batch_id): a listing of each tree's source folders."""
+        found: set[tuple[str, int]] = set()
+        for tree in (*all_tables(), INDEX_TREE):
+            for source in SOURCES:
+                folder = self.root / tree / f"source={source}"
+                try:
+                    names = os.listdir(folder)
+                except (FileNotFoundError, NotADirectoryError):
+                    continue
+                except OSError as error:
+                    raise LakeError(folder, f"cannot be listed ({error.strerror})") from None
+                found.update((source, n) for n in map(_batch_number, names) if n is not None)
+        return found
+
+    def _writer_active(self) -> bool:
+        """Whether a writer holds the lake's lock now (a reader cannot always take it)."""
+        try:
+            handle = os.open(self.root / ".lock", os.O_RDONLY)
+        except OSError:
+            return False
+        try:
+            fcntl.flock(handle, fcntl.LOCK_SH | fcntl.LOCK_NB)
+        except BlockingIOError:
+            return True
+        finally:
+            os.close(handle)
+        return False
 
     def part(self, table: str, batch: Batch) -> Path:
         """The file holding one table's rows of a batch."""
@@ -193,7 +290,7 @@ class Lake:
                 pass
         except OSError as error:
             raise LakeError(self.root, f"cannot write a lake there ({error.strerror})") from None
-        self.manifest()  # a damaged lake is refused before any game is played for it
+        self.table_files()  # a damaged lake is refused, as readers refuse it, before any work
 
     def stored_ids(self) -> frozenset[int]:
         """The ids of every game in the lake's committed batches."""
@@ -237,11 +334,7 @@ class Lake:
         key = (batch.source, batch.batch_id)
         if key not in self._indexes:
             path = self.index_path(batch.source, batch.batch_id)
-            try:
-                self._indexes[key] = np.load(path, mmap_mode="r", allow_pickle=False)
-            except (OSError, ValueError) as error:
-                reason = getattr(error, "strerror", None) or str(error)
-                raise LakeError(path, f"the batch's id index cannot be read ({reason})") from None
+            self._indexes[key] = read_game_index(path, mmap=True)
         return self._indexes[key]
 
     # ---------------------------------------------------------------- writing
@@ -288,7 +381,7 @@ class Lake:
         (looked up under the lock; `derive` redoes the rest): None when all were there."""
         with self.locked():
             self.sweep_staging()
-            manifest = self.manifest()
+            manifest = self.checked_manifest(writing=True)
             staged = _game_ids(staging / "games.parquet")
             stored = self.stored_among(staged, [Batch(**entry) for entry in manifest["batches"]])
             games = _drop_stored(staging, staged, stored, derive)
@@ -302,7 +395,7 @@ class Lake:
         """List each staged batch in place of the batches it merges, in one manifest write
         (a reader sees the old batches or the new, never both); the old files stay for
         RETIRED_FOR seconds for connections made before. Call it holding `locked()`."""
-        manifest = self.manifest()
+        manifest = self.checked_manifest(writing=True)
         listed = [Batch(**entry) for entry in manifest["batches"]]
         merged = {(b.source, b.batch_id) for old, _ in merges for b in old}
         if not merged <= {(b.source, b.batch_id) for b in listed}:
@@ -320,18 +413,25 @@ class Lake:
         return new
 
     def _move_into_place(self, staging: Path, source: str, games: int, manifest: dict) -> Batch:
-        """Rename a staged batch's files into place as the next batch, and add it to
-        `manifest` (not yet written: until then no reader lists it)."""
-        batch_id = manifest["next_batch"]
+        """Rename a staged batch's files into place as a new batch, numbered above the
+        manifest's ids and every id on disk, and add it to `manifest` (not yet written: until
+        then no reader lists it). A folder already there is a refusal, never replaced."""
+        on_disk = max((batch_id for _, batch_id in self.batch_folders()), default=0)
+        batch_id = max(manifest["next_batch"], on_disk + 1)
         files = {
             self.batch_dir(name, source, batch_id) / PART: f"{name}.parquet"
             for name in all_tables()
         }
         files[self.index_path(source, batch_id)] = GAME_INDEX
+        refused = "a batch folder is already there; the commit is refused, not replacing it"
+        for target in files:
+            if target.parent.exists():
+                raise LakeError(target.parent, refused)
         for target, staged in files.items():
-            if target.parent.exists():  # left by a commit interrupted before it was listed
-                shutil.rmtree(target.parent)
-            target.parent.mkdir(parents=True)
+            try:
+                target.parent.mkdir(parents=True)
+            except FileExistsError:  # made since the look above, by a writer not holding the lock
+                raise LakeError(target.parent, refused) from None
             os.replace(staging / staged, target)
         batch = Batch(batch_id, source, games, datetime.now(UTC).isoformat(timespec="seconds"))
         manifest["next_batch"] = batch_id + 1
@@ -366,8 +466,23 @@ class Lake:
             elif not _owned(area):
                 shutil.rmtree(area, ignore_errors=True)
 
+    def set_aside(self, source: str, batch_id: int, into: Path) -> None:
+        """Move a batch's folders (every table's and its index's) under `into`, at the same
+        places below it as below the lake: out of the lake, never deleted. Hold `locked()`."""
+        for tree in (*all_tables(), INDEX_TREE):
+            folder = self.batch_dir(tree, source, batch_id)
+            if folder.exists():
+                target = into / folder.relative_to(self.root)
+                target.parent.mkdir(parents=True, exist_ok=True)
+                os.rename(folder, target)
+
     def _write_manifest(self, manifest: dict) -> None:
         self._sweep_retired(manifest)
+        self.replace_manifest(manifest)
+
+    def replace_manifest(self, manifest: dict) -> None:
+        """Write the manifest to a temporary file and rename it into place (readers see the
+        old one or the new one). Hold `locked()`."""
         handle, name = tempfile.mkstemp(dir=self.root, prefix=".lake-", suffix=".json")
         try:
             with os.fdopen(handle, "w") as out:
@@ -422,6 +537,103 @@ def _owned(area: Path) -> bool:
     return False
 
 
+def _batch_number(name: str) -> int | None:
+    """The id in a batch folder's name (`batch_id=<n>`, as the lake writes it), else None."""
+    digits = name.removeprefix(BATCH_PREFIX)
+    if digits == name or not (digits.isascii() and digits.isdigit()) or len(digits) > 18:
+        return None
+    number = int(digits)
+    return number if name == f"{BATCH_PREFIX}{number}" else None
+
+
+# The files whose columns were found right, by path and identity (device, inode, size,
+# modification time): a lake file is never rewritten in place, so each is read once a process.
+_SCHEMA_SEEN: set[tuple[str, int, int, int, int]] = set()
+
+
+def file_problem(path: Path, table: str, schema: pa.Schema | None) -> str | None:
+    """What is wrong with one table's file, or None: missing, empty or truncated (its last
+    bytes), or, given its table's `schema`, columns other than the table's (its footer only)."""
+    problem = tail_problem(path)
+    if problem or schema is None:
+        return problem
+    try:
+        status = path.stat()
+    except OSError as error:
+        return f"cannot be read ({error.strerror})"
+    seen = (str(path), status.st_dev, status.st_ino, status.st_size, status.st_mtime_ns)
+    if seen in _SCHEMA_SEEN:
+        return None
+    try:
+        found = pq.read_schema(path).remove_metadata()
+    except (OSError, pa.ArrowException) as error:
+        return f"the Parquet footer cannot be read ({error})"
+    if not found.equals(schema):
+        return _columns_problem(found, table, schema)
+    _SCHEMA_SEEN.add(seen)
+    return None
+
+
+def _columns_problem(found: pa.Schema, table: str, schema: pa.Schema) -> str:
+    """How a file's columns differ from its table's: another stored table's, or the first
+    column that differs."""
+    other = next((name for name, s in TABLE_SCHEMAS.items() if found.equals(s)), None)
+    if other:
+        return f"holds the {other} table's columns, not the {table} table's"
+    if found.names != schema.names:
+        return f"columns {found.names} are not the {table} table's {schema.names}"
+    field = next((f for f in found if not f.equals(schema.field(f.name))), None)
+    if field is None:
+        return f"its columns' details differ from the {table} table's"
+    wanted = schema.field(field.name)
+    return (
+        f"column {field.name} is {_field_type(field)}, the {table} table's is {_field_type(wanted)}"
+    )
+
+
+def _field_type(field: pa.Field) -> str:
+    return f"{field.type}{'' if field.nullable else ' not null'}"
+
+
+def read_game_index(path: Path, mmap: bool = False) -> np.ndarray:
+    """A batch's index of its game ids (mapped, not read, with `mmap`); a damaged one
+    (index_problem) is a LakeError naming it."""
+    problem = index_problem(path)
+    try:
+        if not problem:
+            return np.load(path, mmap_mode="r" if mmap else None, allow_pickle=False)
+    except (OSError, ValueError, EOFError) as error:
+        problem = f"cannot be read ({getattr(error, 'strerror', None) or error})"
+    raise LakeError(path, f"the batch's id index {problem}")
+
+
+def index_problem(path: Path) -> str | None:
+    """What is wrong with a batch's id index from its header and size, or None: missing,
+    empty, not a NumPy file, not a list of 64-bit ids, or shorter than its header says."""
+    try:
+        with open(path, "rb") as handle:
+            size = os.fstat(handle.fileno()).st_size
+            if size == 0:
+                return "is empty"
+            version = np.lib.format.read_magic(handle)
+            read_header = getattr(np.lib.format, f"read_array_header_{version[0]}_0", None)
+            if read_header is None:
+                return f"is a NumPy file of version {version}, not 1 or 2"
+            shape, _, dtype = read_header(handle)
+            start = handle.tell()
+    except FileNotFoundError:
+        return "is missing"
+    except OSError as error:
+        return f"cannot be read ({error.strerror})"
+    except ValueError as error:
+        return f"is not a NumPy array file ({error})"
+    if dtype != np.int64 or len(shape) != 1:
+        return f"holds {dtype} of shape {shape}, not a list of 64-bit game ids"
+    if size != start + dtype.itemsize * shape[0]:
+        return f"is {size:,} bytes, its header calls for {start + dtype.itemsize * shape[0]:,}"
+    return None
+
+
 def tail_problem(path: Path) -> str | None:
     """What is wrong with a Parquet file from its size and last bytes, or None: missing,
     empty, or truncated (a Parquet file ends with its footer's length and the magic). Read
@@ -463,12 +675,16 @@ def parse_manifest(path: Path, text: str) -> dict:
         where = f"line {error.lineno}, column {error.colno}"
         problem = f"the lake's manifest is not JSON ({error.msg} at {where})"
         raise LakeError(path, problem) from None
+    except RecursionError:
+        raise LakeError(path, "the lake's manifest nests too deeply to be a manifest") from None
+    except ValueError:  # Python reads no number of more than 4,300 digits
+        raise LakeError(path, "the lake's manifest holds a number of thousands of digits") from None
     if not isinstance(manifest, dict):
         kind = type(manifest).__name__
         raise LakeError(path, f"the lake's manifest is a JSON {kind}, not an object")
     version = manifest.get("schema_version")
     if not _whole(version):
-        raise LakeError(path, f"schema_version {json.dumps(version)} is not a whole number")
+        raise LakeError(path, f"schema_version {_shown(version)} is not a whole number")
     if version != SCHEMA_VERSION:
         raise LakeVersionError(
             path,
@@ -477,12 +693,12 @@ def parse_manifest(path: Path, text: str) -> dict:
         )
     batches = manifest.get("batches")
     if not isinstance(batches, list):
-        raise LakeError(path, f"'batches' is {json.dumps(batches)}, not a list")
+        raise LakeError(path, f"'batches' is {_shown(batches)}, not a list")
     for index, entry in enumerate(batches):
         _check_batch(path, index, entry)
     retired = manifest.get("retired", [])
     if not isinstance(retired, list):
-        raise LakeError(path, f"'retired' is {json.dumps(retired)}, not a list")
+        raise LakeError(path, f"'retired' is {_shown(retired)}, not a list")
     for index, entry in enumerate(retired):
         _check_retired(path, index, entry)
     ids = [entry["batch_id"] for entry in batches]
@@ -492,7 +708,7 @@ def parse_manifest(path: Path, text: str) -> dict:
     if not _whole(next_batch) or next_batch <= max(ids, default=0):
         raise LakeError(
             path,
-            f"next_batch {json.dumps(next_batch)} is not a whole number above every batch_id",
+            f"next_batch {_shown(next_batch)} is not a whole number above every batch_id",
         )
     return manifest
 
@@ -505,14 +721,14 @@ def _check_batch(path: Path, index: int, entry: object) -> None:
     if not isinstance(entry, dict) or sorted(entry) != sorted(_BATCH_FIELDS):
         raise LakeError(path, f"{where} is not an object of {', '.join(_BATCH_FIELDS)}")
     if not _whole(entry["batch_id"]) or entry["batch_id"] < 1:
-        raise LakeError(path, f"{where}: batch_id {json.dumps(entry['batch_id'])} is not 1 or more")
+        raise LakeError(path, f"{where}: batch_id {_shown(entry['batch_id'])} is not 1 or more")
     if entry["source"] not in SOURCES:
         sources = " or ".join(SOURCES)
-        raise LakeError(path, f"{where}: source {json.dumps(entry['source'])} is not {sources}")
+        raise LakeError(path, f"{where}: source {_shown(entry['source'])} is not {sources}")
     if not _whole(entry["games"]) or entry["games"] < 0:
-        raise LakeError(path, f"{where}: games {json.dumps(entry['games'])} is not a count")
+        raise LakeError(path, f"{where}: games {_shown(entry['games'])} is not a count")
     if not isinstance(entry["created"], str):
-        raise LakeError(path, f"{where}: created {json.dumps(entry['created'])} is not a date")
+        raise LakeError(path, f"{where}: created {_shown(entry['created'])} is not a date")
 
 
 def _check_retired(path: Path, index: int, entry: object) -> None:
@@ -525,8 +741,18 @@ def _check_retired(path: Path, index: int, entry: object) -> None:
     except (TypeError, ValueError):
         valid = False
     if not valid:
-        raise LakeError(path, f"{where}: {json.dumps(entry)} is not a retired batch")
+        raise LakeError(path, f"{where}: {_shown(entry)} is not a retired batch")
 
 
 def _whole(value: object) -> TypeGuard[int]:
-    return isinstance(value, int) and not isinstance(value, bool)
+    """A whole number that fits the lake's 64-bit columns."""
+    return isinstance(value, int) and not isinstance(value, bool) and abs(value) <= MAX_WHOLE
+
+
+def _shown(value: object, width: int = 40) -> str:
+    """A manifest's value as JSON for a message, cut to `width` characters."""
+    try:
+        text = json.dumps(value)
+    except (RecursionError, ValueError):
+        text = type(value).__name__
+    return text if len(text) <= width else text[: width - 1] + "…"

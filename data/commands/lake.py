@@ -1,5 +1,5 @@
-"""`kingdoms lake check`: read the whole lake and list what is damaged; `kingdoms lake compact`:
-merge its small batches."""
+"""`kingdoms lake check`: read the whole lake and list what is damaged (`--repair`: list the
+good batches on disk again); `kingdoms lake compact`: merge its small batches."""
 
 from __future__ import annotations
 
@@ -12,8 +12,8 @@ from engine.cli_support import EXIT_BAD_INPUT, EXIT_OK
 
 NAME = "lake"
 HELP = (
-    "Look after the lake: `check` reads every file and lists what is damaged; `compact` merges "
-    "small batches."
+    "Look after the lake: `check` reads every file and lists what is damaged (`--repair` lists "
+    "the good batches on disk again); `compact` merges small batches."
 )
 
 
@@ -21,10 +21,22 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     actions = parser.add_subparsers(dest="action", metavar="ACTION", required=True)
     check = actions.add_parser(
         "check",
-        help="read the manifest and every listed file to the end; list each damaged one "
-        "(exit 0 when healthy, 2 when damaged)",
+        help="read the manifest and every listed file to the end; list each damaged one and "
+        "each batch on disk the manifest does not list (exit 0 when healthy, 2 when damaged)",
+        description="Read the manifest and every listed file to the end; list each damaged "
+        "file, and each batch on disk the manifest does not list (exit 0 when healthy, 2 when "
+        "damaged). With --repair, under the writer lock: check every batch on disk, list the "
+        "good ones in a new manifest (written atomically), and move the damaged ones, and "
+        "batches holding games a kept batch holds, under _set_aside/<time>/ with the old "
+        "manifest: nothing is deleted.",
     )
     check.add_argument("--json", action="store_true", help="print one JSON object")
+    check.add_argument(
+        "--repair",
+        action="store_true",
+        help="rebuild the manifest from the good batches on disk; set the others aside "
+        "(never deleted); exit 0 once the lake is healthy",
+    )
     add_lake_argument(check)
     compact = actions.add_parser(
         "compact",
@@ -71,9 +83,15 @@ def suggest_compaction(args: argparse.Namespace) -> None:
 
 def _check(args: argparse.Namespace) -> int:
     from data.lake_check import check_lake
+    from data.lake_repair import repair_lake
 
     lake = open_lake(args)
-    health = check_lake(lake)
+    if args.repair:
+        repair = repair_lake(lake)
+        found, done, health = repair.found, repair.done, repair.health
+    else:
+        health = check_lake(lake)
+        found, done = health.damage, ()
     if args.json:
         report = {
             "lake": str(lake.root),
@@ -81,14 +99,16 @@ def _check(args: argparse.Namespace) -> int:
             "batches": health.batches,
             "games": health.games,
             "files": health.files,
-            "damage": [damage.as_dict() for damage in health.damage],
+            "damage": [damage.as_dict() for damage in found],
+            **({"repaired": list(done)} if args.repair else {}),
         }
         print(json.dumps(report))
     else:
-        for damage in health.damage:
-            print(damage)
+        for line in (*map(str, found), *done):
+            print(line)
         count = len(health.damage)
         state = "healthy" if health.healthy else f"damaged ({count} problem{'s' * (count > 1)})"
+        state = "repaired" if done else state
         print(
             f"{lake.root}: {state}; {health.batches:,} batches, {health.games:,} games, "
             f"{health.files:,} files"

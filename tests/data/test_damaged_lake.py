@@ -1,14 +1,18 @@
-"""A damaged lake (a Parquet file truncated, emptied or deleted; the manifest broken) is named in
-one line by `query` (exit 2), listed by `lake check`, and shown as one message by the app."""
+"""A damaged lake (a Parquet file truncated, emptied, deleted or another table's; an id index
+emptied; the manifest broken, lost or older than the batches on disk) is named in one line, exit
+2 and the lake left as it was, by `query`, `lake compact` and a writer; listed by `lake check`;
+and shown as one message by the app."""
 
 from __future__ import annotations
 
+import hashlib
 import json
 import shutil
 from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
+import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 from streamlit.testing.v1 import AppTest
@@ -54,6 +58,50 @@ def _delete(table: str) -> Callable[[Path], Path]:
         return path
 
     return damage
+
+
+def _other_table(table: str, other: str) -> Callable[[Path], Path]:
+    """A table's file replaced by a copy of another table's file of the same batch: whole
+    Parquet, the wrong columns."""
+
+    def damage(root: Path) -> Path:
+        path = _part(root, table)
+        shutil.copy(root / other / path.relative_to(root / table), path)
+        return path
+
+    return damage
+
+
+def _retyped(root: Path) -> Path:
+    """A games file rewritten with its `players` column 16-bit: whole Parquet, a wrong type."""
+    path = _part(root, "games")
+    table = pq.read_table(path, partitioning=None)
+    players = table.schema.get_field_index("players")
+    field = table.schema.field(players).with_type(pa.int16())
+    pq.write_table(table.set_column(players, field, table["players"].cast(pa.int16())), path)
+    return path
+
+
+def _empty_index(root: Path) -> Path:
+    path = next((root / INDEX_TREE / "source=simulated").glob(f"batch_id=*/{GAME_INDEX}"))
+    path.write_bytes(b"")
+    return path
+
+
+def _manifest_lost(root: Path) -> Path:
+    (root / MANIFEST).unlink()
+    return root / MANIFEST
+
+
+def _manifest_rolled_back(root: Path) -> Path:
+    """The manifest as it was before the last batch (the recorded one) was committed: the
+    batch's folders are on disk, unlisted."""
+    path = root / MANIFEST
+    manifest = json.loads(path.read_text())
+    last = manifest["batches"].pop()
+    manifest["next_batch"] = last["batch_id"]
+    path.write_text(json.dumps(manifest))
+    return root / "games" / f"source={last['source']}" / f"batch_id={last['batch_id']}"
 
 
 def _manifest(edit: Callable[[dict], object] | str) -> Callable[[Path], Path]:
@@ -108,6 +156,15 @@ DAMAGE = {
     "games negative": (_manifest(_set("games", -1, batch=0)), "games"),
     "batch listed twice": (_manifest(lambda m: {**m, "batches": m["batches"] * 2}), "twice"),
     "next batch missing": (_manifest(_set("next_batch", None)), "next_batch"),
+    "next batch past 64 bits": (_manifest(_set("next_batch", 10**30)), "next_batch"),
+    "manifest nested deeply": (_manifest("[" * 100_000 + "]" * 100_000), "nests too deeply"),
+    "manifest of a huge number": (_manifest('{"schema_version": 1' + "0" * 5000 + "}"), "digits"),
+    "manifest lost": (_manifest_lost, "missing, yet the lake holds 2 batches"),
+    "manifest rolled back": (_manifest_rolled_back, "does not list"),
+    "games is the moves file": (_other_table("games", "moves"), "the moves table's columns"),
+    "seats is an aggregate": (_other_table("seats", "agg_seats"), "columns"),
+    "games retyped": (_retyped, "column players is int16 not null, the games table's is int8"),
+    "index emptied": (_empty_index, "id index"),
 }
 
 
@@ -120,24 +177,46 @@ def _damaged(healthy: Lake, tmp_path: Path, case: str) -> tuple[Path, Path, str]
     return root, damage(root), word
 
 
+def _hashes(root: Path) -> dict[str, str]:
+    """Every file of the lake by its path below the root, and a hash of its bytes."""
+    return {
+        str(path.relative_to(root)): hashlib.sha256(path.read_bytes()).hexdigest()
+        for path in sorted(root.rglob("*"))
+        if path.is_file()
+    }
+
+
+# A command that reads (query), one that merges (compact), one that writes (simulate)
+REFUSING = {
+    "query": ["query", "SELECT count(*) FROM games"],
+    "compact": ["lake", "compact"],
+    "simulate": ["simulate", "--games", "2", "--seed", "5", "--workers", "1"],
+}
+
+
+@pytest.mark.parametrize("command", REFUSING)
 @pytest.mark.parametrize("case", DAMAGE)
-def test_query_names_the_damaged_file(healthy, tmp_path, capsys, case):
+def test_a_command_names_the_damaged_file_and_leaves_the_lake(
+    healthy, tmp_path, capsys, case, command
+):
     root, damaged, word = _damaged(healthy, tmp_path, case)
-    before = {path: path.read_bytes() for path in root.rglob("*") if path.is_file()}
-    assert main(["query", "SELECT count(*) FROM games", "--lake", str(root)]) == 2
+    before = _hashes(root)
+    assert main([*REFUSING[command], "--lake", str(root)]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and str(damaged) in err and word in err, err
-    assert {path: path.read_bytes() for path in root.rglob("*") if path.is_file()} == before
+    assert _hashes(root) == before
 
 
 @pytest.mark.parametrize("case", DAMAGE)
 def test_lake_check_lists_the_damaged_file(healthy, tmp_path, capsys, case):
     root, damaged, word = _damaged(healthy, tmp_path, case)
+    before = _hashes(root)
     assert main(["lake", "check", "--json", "--lake", str(root)]) == 2
     report = json.loads(capsys.readouterr().out)
     assert not report["healthy"]
     assert [d["file"] for d in report["damage"]] == [str(damaged)]
     assert word in report["damage"][0]["problem"]
+    assert _hashes(root) == before
 
 
 def _halve_rows(root: Path) -> Path:
