@@ -1,19 +1,21 @@
-"""The SQL console: SQL typed by a person, on a connection that cannot write or change anything.
+"""The SQL console: one query typed by a person, run in a sandbox that cannot write anything.
 
-Each query gets a DuckDB connection of its own, made for it and closed after it. The lake's
-files are opened by Arrow and handed to that connection as registered datasets; the
-connection itself has external access off from its first moment (no directory is allowed, so
-no COPY, EXPORT, ATTACH of a file, INSTALL or file-reading function reaches any file), no temp
-directory (nothing spills to disk), no lookup of Python variables, and a locked
-configuration (no SET, RESET or PRAGMA can undo any of it). What a query creates (a table, a
-macro, a variable) lives in memory and is gone with its connection. So the console is
-read-only whatever the SQL says; the statement check below only gives a clearer refusal.
+The query is checked here first: at most `SQL_LIMIT` characters, and one plain query as DuckDB's
+parser reads it (SELECT, with its FROM-first, VALUES, DESCRIBE, SUMMARIZE and SHOW forms);
+anything else (EXPLAIN, COPY, SET, CREATE, …) is refused. It then runs in a process of its own
+(data/console_sandbox.py) on a connection that reaches no file, killed when its time is up,
+with DuckDB's memory capped and its result capped at `ROW_CAP` rows and `RESULT_BYTES` bytes.
+What a query creates lives in that process and is gone with it.
 """
 
 from __future__ import annotations
 
 import json
-import threading
+import os
+import pickle
+import signal
+import subprocess
+import sys
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -23,9 +25,16 @@ from typing import cast
 import duckdb
 import polars as pl
 import pyarrow as pa
-import pyarrow.dataset as ds
 
 from data.aggregates import aggregate_names, aggregate_schemas
+from data.console_sandbox import (
+    MEMORY_LIMIT,
+    REFUSED,
+    Dataset,
+    Job,
+    Tables,
+    sealed_connection,
+)
 from data.lake import Lake
 from data.reader import QueryError
 from data.schema import TABLE_SCHEMAS, TABLES
@@ -33,21 +42,13 @@ from data.view_columns import AGGREGATE_MEANING, COLUMN_MEANINGS, VIEW_MEANINGS
 from data.views import game_view_statements
 
 ROW_CAP = 100_000  # rows a console query returns at most
+RESULT_BYTES = 32 << 20  # bytes of those rows, as Arrow holds them
+SQL_LIMIT = 20_000  # characters of SQL
 TIME_LIMIT = 10.0  # seconds for a query, its rows fetched and its output written
 _SLICE = 10_000  # rows written between two looks at the clock
-_ANSWERS = {duckdb.StatementType.SELECT, duckdb.StatementType.EXPLAIN}
-# the folders' partition columns, as DuckDB's hive partitioning reads them for the named queries
-_PARTITIONS = pa.schema([("batch_id", pa.int64()), ("source", pa.string())])
-SEALED: dict[str, str | bool | int | float | list[str]] = {
-    "enable_external_access": False,  # no file or network, and allowed_directories stays empty
-    "temp_directory": "",  # no spilling to disk
-    "python_enable_replacements": False,  # no Python variable read by its name
-    "autoinstall_known_extensions": False,
-    "autoload_known_extensions": False,
-    "allow_community_extensions": False,
-    "allow_persistent_secrets": False,
-    "lock_configuration": True,  # no SET, RESET or PRAGMA changes any of the above
-}
+# the sandbox's command: the project importable, the working folder not on its path
+SANDBOX = [sys.executable, "-P", "-c", "import data.console_sandbox as s; exit(s.main())"]
+_PROJECT = str(Path(__file__).resolve().parents[1])
 
 
 @dataclass(frozen=True)
@@ -105,29 +106,25 @@ def _too_long(timeout: float) -> QueryError:
     return QueryError(f"the query took longer than {timeout:g} s and was stopped")
 
 
-def console_connection(lake: Lake) -> duckdb.DuckDBPyConnection:
-    """A sealed in-memory connection whose views (the lake's, same names and columns) read
-    the lake's committed files through Arrow datasets it was handed."""
-    con = duckdb.connect(":memory:", config=SEALED)
+def console_tables(lake: Lake) -> Tables:
+    """The lake's committed files as the sandbox reads them: the stored tables under `_stored_…`
+    with the lake's views over them (same names and columns), and the `agg_…` tables."""
     files = lake.table_files()  # a damaged file is named here, before any query runs
-    for name in TABLES:
-        con.register(f"_stored_{name}", _dataset(lake, name, files[name], TABLE_SCHEMAS[name]))
-    for statement in game_view_statements({name: f"_stored_{name}" for name in TABLES}):
-        con.execute(statement)
-    for name, schema in aggregate_schemas().items():
-        con.register(name, _dataset(lake, name, files[name], schema))
-    return con
-
-
-def _dataset(lake: Lake, table: str, files: list[Path], schema: pa.Schema) -> ds.Dataset:
-    """One table's committed files, with the partition columns of their folders."""
-    return ds.dataset(
-        [str(path) for path in files],
-        schema=pa.unify_schemas([schema, _PARTITIONS]),
-        format="parquet",
-        partitioning=ds.partitioning(_PARTITIONS, flavor="hive"),
-        partition_base_dir=str(lake.root / table),
+    stored = {name: f"_stored_{name}" for name in TABLES}
+    schemas = {stored[name]: (name, TABLE_SCHEMAS[name]) for name in TABLES}
+    schemas.update((name, (name, schema)) for name, schema in aggregate_schemas().items())
+    return Tables(
+        tuple(
+            Dataset(shown, tuple(map(str, files[table])), schema, str(lake.root / table))
+            for shown, (table, schema) in schemas.items()
+        ),
+        tuple(game_view_statements(stored)),
     )
+
+
+def console_connection(lake: Lake) -> duckdb.DuckDBPyConnection:
+    """The sandbox's connection over the lake, in this process (for the schema, and tests)."""
+    return sealed_connection(console_tables(lake))
 
 
 def run_console(
@@ -138,40 +135,63 @@ def run_console(
     timeout: float = TIME_LIMIT,
     row_cap: int = ROW_CAP,
 ) -> ConsoleResult:
-    """Run one query typed by a person (`$name` parameters bound from `params`): its first
-    `row_cap` rows, stopped after `timeout` seconds, which also bound writing its output."""
+    """Run one query typed by a person (`$name` parameters bound from `params`) in the
+    sandbox: its first `row_cap` rows, stopped after `timeout` seconds, which also bound
+    writing its output. A refusal is a QueryError carrying DuckDB's whole message."""
     deadline = time.monotonic() + timeout
+    _check_one_query(sql)
     try:
-        con = console_connection(lake)
+        tables = console_tables(lake)
     except OSError as error:  # a committed file is missing or unreadable
         raise QueryError(f"the lake cannot be read: missing or unreadable {error}") from None
-    timer = threading.Timer(timeout, con.interrupt)
-    timer.start()
-    try:
-        _check_one_query(con, sql)
-        relation = con.sql(sql, params=dict(params) if params else None)
-        table = relation.limit(row_cap + 1).to_arrow_table()
-    except (duckdb.Error, pa.ArrowException, OSError) as error:
-        if time.monotonic() >= deadline:
-            raise _too_long(timeout) from None
-        raise QueryError(str(error).splitlines()[0]) from None
-    finally:
-        timer.cancel()
-        con.close()
-    frame = cast(pl.DataFrame, pl.from_arrow(table))  # a table gives a frame
+    job = Job(tables, sql, dict(params) if params else None, row_cap, RESULT_BYTES, timeout)
+    frame = cast(pl.DataFrame, pl.from_arrow(_sandboxed(job, deadline)))  # a table gives a frame
     return ConsoleResult(frame.head(row_cap), frame.height > row_cap, deadline, timeout)
 
 
-def _check_one_query(con: duckdb.DuckDBPyConnection, sql: str) -> None:
-    """Refuse anything but one query (SELECT, DESCRIBE, SUMMARIZE, EXPLAIN …), with a message
-    saying so; the connection would leave the lake alone either way."""
-    statements = con.extract_statements(sql)
+def _sandboxed(job: Job, deadline: float) -> pa.Table:
+    """The job's rows from a sandbox process, killed at `deadline`."""
+    path = os.pathsep.join(filter(None, [_PROJECT, os.environ.get("PYTHONPATH")]))
+    try:
+        done = subprocess.run(
+            SANDBOX,
+            input=pickle.dumps(job),
+            capture_output=True,
+            timeout=max(deadline - time.monotonic(), 0.0),
+            env={**os.environ, "PYTHONPATH": path},
+            check=False,
+        )
+    except subprocess.TimeoutExpired:
+        raise _too_long(job.seconds) from None
+    said = done.stderr.decode(errors="replace").strip()
+    if done.returncode == REFUSED:
+        raise QueryError(said)
+    if done.returncode < 0:
+        raise QueryError(
+            f"the query's process was ended ({signal.Signals(-done.returncode).name}); it may "
+            f"need more memory than the console's {MEMORY_LIMIT >> 30} GB"
+        )
+    if done.returncode != 0:
+        raise QueryError(said.splitlines()[-1] if said else f"exit status {done.returncode}")
+    return pa.ipc.open_stream(done.stdout).read_all()
+
+
+def _check_one_query(sql: str) -> None:
+    """Refuse SQL past `SQL_LIMIT` characters, and anything but one plain query as DuckDB's
+    parser reads it."""
+    if len(sql) > SQL_LIMIT:
+        raise QueryError(f"the SQL is {len(sql):,} characters long; at most {SQL_LIMIT:,} run")
+    with duckdb.connect(":memory:") as parser:
+        try:
+            statements = parser.extract_statements(sql)
+        except duckdb.Error as error:
+            raise QueryError(str(error)) from None
     if len(statements) != 1:
         raise QueryError("give exactly one SELECT statement")
     kind = statements[0].type
-    if kind not in _ANSWERS:
+    if kind != duckdb.StatementType.SELECT:
         name = str(kind).rsplit(".", 1)[-1]
-        raise QueryError(f"only SELECT queries are allowed here, not {name}")
+        raise QueryError(f"only a plain query (SELECT …) runs here, not {name}")
 
 
 def console_schema(lake: Lake) -> pl.DataFrame:

@@ -6,6 +6,8 @@ import streamlit as st
 
 from dashboard.charts import result_chart, vega_lite_spec
 from dashboard.lake_data import ROW_CAP, QueryError, run_sql, sql_schema
+from data.console import RESULT_BYTES, SQL_LIMIT, TIME_LIMIT
+from data.console_sandbox import MEMORY_LIMIT
 
 EXAMPLES = {
     "Win share by agent": (
@@ -30,25 +32,32 @@ VIEWS = "games, seats, moves, epoch_scores, castles, tile_impacts, cells"
 
 st.title("SQL console")
 st.caption(
-    f"Read-only SQL over the lake's views ({VIEWS}). One SELECT at a time, on a connection of "
-    "its own that can read the lake's tables and nothing else: it cannot write or read any "
-    f"file, change a setting or keep anything after the query. At most {ROW_CAP:,} rows."
+    f"Read-only SQL over the lake's views ({VIEWS}). One query at a time, in a process of its "
+    "own whose connection reads the lake's tables and nothing else: it cannot write or read any "
+    f"file, change a setting or keep anything after the query. At most {SQL_LIMIT:,} characters "
+    f"of SQL, {TIME_LIMIT:g} s, {MEMORY_LIMIT >> 30} GB of memory, {ROW_CAP:,} rows and "
+    f"{RESULT_BYTES >> 20} MB of result. The sidebar's filters do not apply here: a query sees "
+    "every game of the lake."
 )
 example = st.selectbox("Start from an example", list(EXAMPLES), key="sql_example")
-sql = st.text_area("SQL", EXAMPLES[example], height=180, key=f"sql_text_{example}")
+sql = st.text_area(
+    "SQL", EXAMPLES[example], height=180, max_chars=SQL_LIMIT, key=f"sql_text_{example}"
+)
 st.button("Run", type="primary", key="sql_run")
 if sql.strip():
     try:
         answer = run_sql(sql)
     except QueryError as refusal:
-        st.error(f"Refused: {refusal}")
+        st.error("Refused: the query did not run, for the reason below.")
+        st.code(str(refusal), language=None)  # DuckDB's hints, its caret under the query
     else:
         result = answer.frame
         cut = f" … truncated: only the first {ROW_CAP:,} rows are shown" if answer.truncated else ""
         st.caption(f"{result.height:,} rows{cut}")
         table, chart_column = st.columns([3, 2])
         table.dataframe(result, hide_index=True, width="stretch")
-        chart = result_chart(result)
+        flat = [name for name, kind in result.schema.items() if not kind.is_nested()]
+        chart = result_chart(result.select(flat))  # lists, maps and structs label no bar
         if chart is not None:
             chart_column.vega_lite_chart(vega_lite_spec(chart), width="stretch")
         st.download_button(

@@ -1,4 +1,5 @@
-"""`kingdoms query "SQL"`: read-only SQL over the lake's views (or a named query)."""
+"""`kingdoms query "SQL"`: read-only SQL over the lake's views (or a named query). A refusal is
+DuckDB's whole message, its hints and the caret under the query kept, and exit 2."""
 
 from __future__ import annotations
 
@@ -7,14 +8,17 @@ import sys
 import time
 
 from data.commands.lake_options import add_lake_argument, open_lake
-from engine.cli_support import EXIT_OK, BadInput
+from engine.cli_support import EXIT_OK, BadInput, fail_bad_input
 
 NAME = "query"
-HELP = "Run read-only SQL over the lake's views (games, seats, moves, …); print the rows."
+HELP = (
+    "Run one read-only query over the lake's views (games, seats, moves, …) in a sandbox that "
+    "cannot write, with caps on its time, memory and size; print the rows."
+)
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("sql", metavar="SQL", help="one SELECT statement, or a query name")
+    parser.add_argument("sql", metavar="SQL", help="one SELECT query, or a query name")
     parser.add_argument("--format", choices=("table", "csv", "json"), default="table")
     parser.add_argument(
         "--param",
@@ -46,7 +50,7 @@ def run(args: argparse.Namespace) -> int:
             result = run_console(lake, args.sql, params)
         text = getattr(result, args.format)()
     except QueryError as error:
-        raise BadInput(f"query: {error}") from None
+        return fail_bad_input(f"query: {error}")
     sys.stdout.write(text if text.endswith("\n") else text + "\n")
     if result.truncated:
         note = sys.stdout if args.format == "table" else sys.stderr
