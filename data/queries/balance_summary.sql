@@ -1,24 +1,12 @@
--- Headline balance per player count, one observation per game: balance = 1 − max |W_a − W_b|
--- over pairs of positions in epoch 1's turn order (its interval is that of the widest gap,
--- taken per game: the seats of one game are not independent), mean winning margin, share of
--- games won by less than 5 gold, mean plies, with 95% intervals (means ± z·SE, the share a
--- Wilson interval). `decision_share`: decision moves, the share of turns with more than one
--- legal action, with the half width of that ratio taken per game (its turns are not independent).
+-- The whole-game figures per player count, one observation per game (the balance itself comes
+-- from `balance_outcomes`, data/balance.py): mean winning margin, share of games won by less
+-- than 5 gold, mean plies, with 95% intervals (means ± z·SE, the share a Wilson interval).
+-- `decision_share`: decision moves, the share of turns with more than one legal action; its
+-- interval is a Wilson interval over the effective number of turns, p(1 − p) over the squared
+-- standard error of the ratio taken per game (a game's turns are not independent), at most the
+-- turns themselves, so that it stays within [0, 1].
 -- Filters (NULL = all): $edition $variant $players $level $source $date_from $date_to.
-WITH gaps AS (
-    SELECT players, first_position, second_position, sum(n) AS n,
-           sum(sum_gap) AS total, sum(sumsq_gap) AS total_sq
-    FROM agg_position_gaps WHERE kept(edition, variant, players, level, source, created,
-         $edition, $variant, $players, $level, $source, $date_from, $date_to)
-    GROUP BY ALL
-),
-widest AS (
-    SELECT players, abs(total / n) AS gap, half_width(n, total, total_sq) AS half_width
-    FROM gaps
-    QUALIFY row_number() OVER (PARTITION BY players
-                               ORDER BY abs(total / n) DESC, half_width DESC) = 1
-),
-sums AS (
+WITH sums AS (
     SELECT players, sum(n) AS n, sum(sum_victory_margin) AS margin,
            sum(sumsq_victory_margin) AS margin_sq, sum(close_games) AS close_games,
            sum(sum_plies) AS plies, sum(sumsq_plies) AS plies_sq,
@@ -27,18 +15,28 @@ sums AS (
     FROM agg_games WHERE kept(edition, variant, players, level, source, created,
          $edition, $variant, $players, $level, $source, $date_from, $date_to)
     GROUP BY ALL
+),
+decisions AS (
+    SELECT *, decisions / plies AS share,
+           ratio_half_width(n, decisions, plies, decisions_sq, decisions_plies, plies_sq) / z95()
+               AS share_error
+    FROM sums
+),
+effective AS (
+    SELECT *, CASE WHEN share_error > 0
+                   THEN least(plies, share * (1 - share) / share_error ^ 2)
+                   ELSE plies END AS turns
+    FROM decisions
 )
-SELECT s.players, CAST(s.n AS BIGINT) AS games,
-       1 - w.gap AS balance, 1 - w.gap - w.half_width AS balance_low,
-       least(1, 1 - w.gap + w.half_width) AS balance_high,
-       s.margin / s.n AS mean_victory_margin,
-       half_width(s.n, s.margin, s.margin_sq) AS victory_margin_half_width,
-       s.close_games / s.n AS close_game_share,
-       wilson(s.close_games, s.n, -1) AS close_game_low,
-       wilson(s.close_games, s.n, 1) AS close_game_high,
-       s.plies / s.n AS mean_plies, half_width(s.n, s.plies, s.plies_sq) AS plies_half_width,
-       s.decisions / s.plies AS decision_share,
-       ratio_half_width(s.n, s.decisions, s.plies, s.decisions_sq, s.decisions_plies, s.plies_sq)
-           AS decision_half_width
-FROM sums s JOIN widest w USING (players)
-ORDER BY s.players
+SELECT players, CAST(n AS BIGINT) AS games,
+       margin / n AS mean_victory_margin,
+       half_width(n, margin, margin_sq) AS victory_margin_half_width,
+       close_games / n AS close_game_share,
+       wilson(close_games, n, -1) AS close_game_low,
+       wilson(close_games, n, 1) AS close_game_high,
+       plies / n AS mean_plies, half_width(n, plies, plies_sq) AS plies_half_width,
+       share AS decision_share,
+       wilson(share * turns, turns, -1) AS decision_low,
+       wilson(share * turns, turns, 1) AS decision_high
+FROM effective
+ORDER BY players

@@ -1,11 +1,20 @@
-"""A game's play level is its weakest seat's agent; a person at the table makes it recorded."""
+"""A game's play level is its weakest seat's agent; a person at the table makes it recorded; the
+pages open on the strongest level whose figures are precise enough."""
 
 from __future__ import annotations
+
+import math
 
 import duckdb
 import pytest
 
-from data.levels import ENOUGH_GAMES, default_level, game_levels_sql
+from data.levels import (
+    CELL_WITHIN,
+    SEAT_WITHIN,
+    Precision,
+    default_level,
+    game_levels_sql,
+)
 
 
 @pytest.mark.parametrize(
@@ -28,18 +37,34 @@ def test_a_tables_level_is_its_weakest_seat(agents: list[str | None], level: str
     assert con.sql(game_levels_sql("seats")).fetchall() == [(7, level)]
 
 
+PRECISE = Precision(seat=SEAT_WITHIN, cell=CELL_WITHIN)  # at the limits: precise enough
+WIDE_SEATS = Precision(seat=0.09, cell=0.5)  # shortfall 1.8
+WIDE_CELLS = Precision(seat=0.01, cell=4.5)  # shortfall 3
+NONE = Precision(seat=math.inf, cell=math.inf)  # no interval at all
+
+
 @pytest.mark.parametrize(
-    ("games", "default"),
+    ("precision", "default"),
     [
-        ({"random": 4000, "heuristic": 2000, "strong": ENOUGH_GAMES}, "strong"),
-        ({"random": 4000, "heuristic": 2000, "strong": ENOUGH_GAMES - 1}, "heuristic"),
-        ({"random": 4000, "recorded": 5}, "random"),  # random is all there is
-        ({"random": 10, "greedy": 3}, "greedy"),  # none has enough: the strongest present
-        ({"recorded": 5}, "recorded"),
+        ({"random": PRECISE, "heuristic": PRECISE, "strong": WIDE_SEATS}, "heuristic"),
+        ({"random": PRECISE, "heuristic": WIDE_CELLS, "strong": PRECISE}, "strong"),
+        ({"random": PRECISE, "greedy": WIDE_SEATS, "strong": WIDE_CELLS}, "random"),
+        # none precise enough: the nearest, the stronger on a tie
+        ({"random": WIDE_CELLS, "greedy": WIDE_SEATS, "strong": NONE}, "greedy"),
+        ({"greedy": WIDE_SEATS, "heuristic": WIDE_SEATS}, "heuristic"),
+        ({"random": WIDE_CELLS, "recorded": PRECISE}, "random"),  # people only when alone
+        ({"recorded": NONE}, "recorded"),
         ({}, None),
     ],
 )
-def test_the_default_level_is_the_strongest_with_enough_games(
-    games: dict[str, int], default: str | None
+def test_the_default_level_is_the_strongest_precise_enough(
+    precision: dict[str, Precision], default: str | None
 ) -> None:
-    assert default_level(games) == default
+    assert default_level(precision) == default
+
+
+def test_a_level_is_precise_when_both_half_widths_are_within_their_limits() -> None:
+    assert PRECISE.precise and PRECISE.shortfall == 1
+    assert not Precision(SEAT_WITHIN + 1e-9, 0).precise
+    assert not Precision(0, CELL_WITHIN + 1e-9).precise
+    assert WIDE_CELLS.shortfall == pytest.approx(3)

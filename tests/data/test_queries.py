@@ -9,6 +9,7 @@ import numpy as np
 import polars as pl
 import pytest
 
+from data.balance import balance_by_players
 from data.importer import import_records
 from data.lake import Lake, LakeError
 from data.reader import QueryError, connect, execute, query_names, query_parameters
@@ -203,8 +204,10 @@ def test_decision_moves(tiny, games):
 
 
 def test_decision_moves_interval_counts_each_game_once(tmp_path):
-    """The decision share's 95% half width is the delta method's for a ratio of sums over
-    games, each game one observation (metrics: every rate has an interval)."""
+    """The decision share's 95% interval is Wilson's over the effective number of turns, p(1 − p)
+    over the squared standard error of the ratio of sums over games, each game one observation
+    (the delta method's), so that it stays within [0, 1] (metrics: every rate has an
+    interval)."""
     games = plan_games(Plan(40, players=(2, 3)), 0, 40)
     store_games(Lake(tmp_path), games, SOURCE)
     played = one_by_one(games)
@@ -218,11 +221,17 @@ def test_decision_moves_interval_counts_each_game_once(tmp_path):
         turns, decisions = np.array(counts, dtype=float).T
         ratio, n = decisions.sum() / turns.sum(), len(turns)
         spread = ((decisions - ratio * turns) ** 2).sum() / (n - 1)
-        expected[players] = Z * np.sqrt(spread / n) / turns.mean()
+        error = np.sqrt(spread / n) / turns.mean()
+        effective = min(turns.sum(), ratio * (1 - ratio) / error**2)
+        expected[players] = wilson(ratio * effective, effective)
     summary = execute(connect(Lake(tmp_path)), "balance_summary")
-    shown = dict(summary.select("players", "decision_half_width").iter_rows())
-    assert shown == pytest.approx(expected)
-    assert all(width > 0 for width in shown.values())
+    shown = {
+        row[0]: row[1:] for row in summary.select("players", "decision_low", "decision_high").rows()
+    }
+    assert shown.keys() == expected.keys()
+    for players, interval in expected.items():
+        assert shown[players] == pytest.approx(interval)
+    assert all(0 < low < high <= 1 for low, high in shown.values())
 
 
 Z = 1.959964  # the metrics definitions' z for 95% intervals
@@ -375,7 +384,10 @@ def mean_and_half_width(values: list[float]) -> tuple[float, float]:
     return mean, Z * (var / len(values)) ** 0.5
 
 
-def test_balance_interval_is_the_widest_gap_taken_per_game(con):
+def test_balance_is_one_minus_the_widest_gap_between_positions(con):
+    """Balance from the games' outcome counts (data/balance.py) against the widest gap between
+    two positions' mean win shares, worked out game by game from the seats; the bootstrap
+    interval holds it and stays within [0, 1]."""
     by_game = defaultdict(dict)
     players = {}
     for row in seat_rows(con):
@@ -384,24 +396,20 @@ def test_balance_interval_is_the_widest_gap_taken_per_game(con):
     expected = {}
     for count in set(players.values()):
         games = [shares for game_id, shares in by_game.items() if players[game_id] == count]
-        widest = None
-        for a in range(1, count + 1):
-            for b in range(a + 1, count + 1):
-                mean, half_width = mean_and_half_width([g[a] - g[b] for g in games])
-                gap = (abs(mean), half_width)
-                widest = max(widest or gap, gap)
-        expected[count] = (
-            1 - widest[0],
-            1 - widest[0] - widest[1],
-            min(1, 1 - widest[0] + widest[1]),
-        )
-    frame = execute(con, "balance_summary")
-    got = {
-        r["players"]: (r["balance"], r["balance_low"], r["balance_high"]) for r in frame.to_dicts()
-    }
+        gaps = [
+            abs(sum(g[a] - g[b] for g in games) / len(games))
+            for a in range(1, count + 1)
+            for b in range(a + 1, count + 1)
+        ]
+        expected[count] = (len(games), 1 - max(gaps))
+    frame = balance_by_players(execute(con, "balance_outcomes"))
+    got = {r["players"]: (r["games"], r["balance"]) for r in frame.to_dicts()}
     assert got.keys() == expected.keys()
-    for count, values in expected.items():
-        assert got[count] == pytest.approx(values)
+    for count, (games, balance) in expected.items():
+        assert got[count][0] == games and got[count][1] == pytest.approx(balance)
+    assert (frame["balance_low"] >= 0).all() and (frame["balance_high"] <= 1).all()
+    assert (frame["balance_low"] <= frame["balance"]).all()
+    assert (frame["balance"] <= frame["balance_high"]).all()
 
 
 def test_balance_margins_and_lengths_per_game_with_their_intervals(con):
