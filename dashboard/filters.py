@@ -10,6 +10,7 @@ import streamlit as st
 from streamlit.delta_generator import DeltaGenerator
 
 from dashboard.lake_data import fetch
+from dashboard.text import plain
 from data.levels import ENOUGH_GAMES, LEVELS, RECORDED, default_level
 
 ALL = "All"
@@ -223,5 +224,6 @@ def sidebar_filters() -> Filters:
     filters = Filters(level=level, date_from=date_from, date_to=date_to)
     for key, value in picked.items():
         filters = filters.with_value(key, value)
-    st.sidebar.caption(f"Showing **{filters.describe()}**. The URL keeps these filters: share it.")
+    shown = plain(filters.describe())
+    st.sidebar.caption(f"Showing **{shown}**. The URL keeps these filters: share it.")
     return filters

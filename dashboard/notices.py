@@ -7,6 +7,7 @@ from streamlit.delta_generator import DeltaGenerator
 
 from dashboard.filters import BASELINE, Filters, choices, level_label
 from dashboard.lake_data import lake_folder
+from dashboard.text import plain
 from data.levels import RECORDED
 
 HOW_TO_ADD_GAMES = """
@@ -30,7 +31,7 @@ def empty_lake(lake: str) -> None:
 def nothing_matches(filters: Filters) -> None:
     """The filters match no game: say which, and how to widen them."""
     st.warning(
-        f"No games match **{filters.describe()}**. Widen the filters in the sidebar "
+        f"No games match **{plain(filters.describe())}**. Widen the filters in the sidebar "
         "(set some back to *All*), or add such games to the lake."
     )
 
@@ -51,7 +52,8 @@ def ignored_filters(
     ignored = filters.ignored_by(followed)
     if ignored:
         those = "that filter" if len(ignored) == 1 else "those filters"
-        (where or st).caption(f"Not filtered by {', '.join(ignored)}: this figure ignores {those}.")
+        said = plain(", ".join(ignored))
+        (where or st).caption(f"Not filtered by {said}: this figure ignores {those}.")
 
 
 def play_level(filters: Filters) -> None:

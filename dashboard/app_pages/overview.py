@@ -10,6 +10,7 @@ from dashboard.charts import FEW_GAMES, breakdown_bars, captioned, vega_lite_spe
 from dashboard.filters import GAME_FILTERS
 from dashboard.lake_data import fetch_all, lake_folder
 from dashboard.notices import ignored_filters, lake_has_games, nothing_matches, play_level
+from dashboard.text import plain
 
 filters = st.session_state["filters"]
 st.title("Kingdoms Analytics")
@@ -36,7 +37,7 @@ if lake_has_games():
     columns[1].metric("Moves", f"{int(summary['moves'].sum()):,}")
     columns[2].metric("Recorded games", f"{source_games.get('recorded', 0):,}")
     columns[3].metric("Simulated games", f"{source_games.get('simulated', 0):,}")
-    columns[4].metric("Matching the filters", f"{matching:,}", help=filters.describe())
+    columns[4].metric("Matching the filters", f"{matching:,}", help=plain(filters.describe()))
 
     if breakdown.is_empty():
         nothing_matches(filters)

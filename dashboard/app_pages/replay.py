@@ -39,6 +39,7 @@ from dashboard.review import (
     loss_text,
 )
 from dashboard.scoring_view import epoch_scoring
+from dashboard.text import plain
 from dashboard.timeline import Timeline
 from data.levels import RECORDED
 from data.review_rows import DEFAULT_SEED
@@ -128,7 +129,7 @@ def picker() -> None:
     if st.button("Open", key="replay_open") and typed:
         wanted = parse_game_id(typed)
         if wanted is None:
-            st.error(f"'{typed}' is not a game id (a whole number).")
+            st.error(f"'{plain(typed)}' is not a game id (a whole number).")
         else:
             open_id(wanted)
             st.rerun()
@@ -143,7 +144,7 @@ def picker() -> None:
     try:
         found = {name: fetch("game_search", params, **played) for name, params in searches.items()}
     except QueryError as error:
-        st.error(f"The lake cannot be searched: {error}")
+        st.error(f"The lake cannot be searched: {plain(error)}")
         return
     if all(games.is_empty() for games in found.values()):
         st.info(
@@ -151,14 +152,14 @@ def picker() -> None:
             "with `kingdoms import`, or simulate some with `kingdoms simulate`."
         )
         return
-    kept = filters.describe()
+    kept = plain(filters.describe())
     st.caption(
         "Pick a game to replay. *played*: the record's own Date where it gives one, else the day "
         "stored; *stored*: when it was simulated, imported or saved (UTC)."
     )
     picks = []
     if not found.get("recorded", pl.DataFrame()).is_empty():
-        following = replace(filters, level=None, source=None).describe()
+        following = plain(replace(filters, level=None, source=None).describe())
         title = f"**Recorded games**, the latest stored first: {following}"
         picks.append(game_list(title, found["recorded"], RECORDED_COLUMNS, "replay_pick_recorded"))
     if not found.get("simulated", pl.DataFrame()).is_empty():
@@ -365,7 +366,7 @@ def current_move(opened: OpenedGame, ply: int, review: pl.DataFrame | None) -> N
     if move is None:
         seat = position.to_move or 0
         opening = first_mover(pieces.SEAT_LETTERS[seat], opened.names[seat], opened.agents[seat])
-        st.markdown(f"**Start of the game.** {opening}.")
+        st.markdown(f"**Start of the game.** {plain(opening)}.")
     else:
         letter = pieces.SEAT_LETTERS[move.seat]
         text = f"**Move {ply}** (epoch {move.epoch}, turn {move.turn}): {letter} {move.text}"
@@ -383,7 +384,7 @@ game_id = parse_game_id(st.query_params.get("game"))
 opened = open_game(game_id) if game_id is not None else None
 if opened is None:
     if game_id is not None or "game" in st.query_params:
-        st.warning(f"There is no game '{st.query_params.get('game')}' in the lake.")
+        st.warning(f"There is no game '{plain(st.query_params.get('game'))}' in the lake.")
     picker()
     st.stop()
 
@@ -393,7 +394,7 @@ if st.query_params.get("ply") != str(ply):
     st.query_params["ply"] = str(ply)
 review = stored_review(opened.game_id, DEFAULT_BUDGET, DEFAULT_SEED)
 names = DISPLAY_NAMES[opened.edition]
-seated = ", ".join(f"{pieces.SEAT_LETTERS[s]} {n}" for s, n in enumerate(opened.names))
+seated = plain(", ".join(f"{pieces.SEAT_LETTERS[s]} {n}" for s, n in enumerate(opened.names)))
 st.caption(
     f"Game {opened.game_id} · {opened.source} · {opened.edition}"
     + (f" ({opened.variant})" if opened.variant else "")

@@ -11,6 +11,7 @@ from dashboard.exports import csv_download
 from dashboard.filters import Filters
 from dashboard.lake_data import fetch_all
 from dashboard.notices import lake_has_games, nothing_matches, play_level
+from dashboard.text import plain
 
 SPLITS = {
     "all placements": "all",
@@ -90,7 +91,7 @@ if lake_has_games():
     else:
         total = int(impact["placements"].sum())
         sample = f"{total:,} tile placements"
-        st.markdown(f"**{filters.describe()}** · {sample}")
+        st.markdown(f"**{plain(filters.describe())}** · {sample}")
         grouped = impact.with_columns(
             group=pl.col("split")
             if cross == "all"
