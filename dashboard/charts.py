@@ -1,7 +1,7 @@
 """Charts: pure functions from a Polars frame to an Altair chart (no Streamlit, testable alone).
 
-Every chart shows the count behind each number; values from fewer than FEW_GAMES observations
-are greyed and marked "few games" (see the metrics definitions).
+Every chart shows the count behind each number and its 95% interval; a figure whose interval is
+wider than its kind's PRECISE_WITHIN is greyed and marked "imprecise" (docs/metrics.md).
 """
 
 from __future__ import annotations
@@ -11,9 +11,14 @@ from functools import lru_cache
 import altair as alt
 import polars as pl
 
-from data.levels import ENOUGH_GAMES
+from data.levels import CELL_WITHIN, SEAT_WITHIN
 
-FEW_GAMES = ENOUGH_GAMES  # below it a figure is greyed as "few games"
+# A figure is precise enough when its 95% interval lies within ± this of it, by figure kind
+# (docs/metrics.md, "Precision"): shares, win shares, balance and their differences; gold per
+# castle; gold per tile placement; ratings on the Elo scale.
+PRECISE_WITHIN = {"share": SEAT_WITHIN, "castle gold": CELL_WITHIN, "tile gold": 0.5,
+                  "rating": 50.0}  # fmt: skip
+FEW_GAMES = 30  # the board heatmap's cells are still greyed by their count
 GREY = "#c8c8c8"
 COLUMNS = "abcdef"
 CELL_SELECTION = "cell_pick"
@@ -32,6 +37,34 @@ def mark_few(frame: pl.DataFrame, count: str) -> pl.DataFrame:
     few = pl.col(count).fill_null(0) < FEW_GAMES
     return frame.with_columns(
         few=few, reliability=pl.when(few).then(pl.lit("few games")).otherwise(pl.lit("ok"))
+    )
+
+
+def half_width(value: str = "value") -> pl.Expr:
+    """The larger half of a figure's interval (ci_low, ci_high around `value`), null without one."""
+    return pl.max_horizontal(pl.col(value) - pl.col("ci_low"), pl.col("ci_high") - pl.col(value))
+
+
+def mark_imprecise(frame: pl.DataFrame, within: float, value: str = "value") -> pl.DataFrame:
+    """Add `few` (the interval is wider than ± `within`, or there is none: drawn grey) and a
+    `reliability` label saying so."""
+    few = (half_width(value) > within).fill_null(True)
+    label = pl.when(few).then(pl.lit(f"imprecise (interval wider than ±{within:g})"))
+    return frame.with_columns(few=few, reliability=label.otherwise(pl.lit("precise")))
+
+
+def is_imprecise(value: float, low: float | None, high: float | None, within: float) -> bool:
+    """Whether one figure's interval is wider than ± `within` on either side, or missing."""
+    return low is None or high is None or max(value - low, high - value) > within
+
+
+def mark_reference(frame: pl.DataFrame, reference: str, label: str) -> pl.DataFrame:
+    """Add `verdict`: whether the figure's interval excludes its reference (column `reference`)."""
+    outside = (pl.col("ci_low") > pl.col(reference)) | (pl.col("ci_high") < pl.col(reference))
+    return frame.with_columns(
+        verdict=pl.when(outside.fill_null(False))
+        .then(pl.lit(f"differs from {label}"))
+        .otherwise(pl.lit(f"within its interval of {label}"))
     )
 
 
@@ -206,14 +239,20 @@ def interval_chart(
     title: str,
     value_title: str,
     count: str,
+    within: float,
     color: str | None = None,
-    reference: str | None = None,
+    reference: tuple[str, str] | None = None,
     value_format: str = ".3f",
 ) -> alt.LayerChart:
-    """Points with 95% error bars per category (value, ci_low, ci_high), optionally coloured and
-    with a reference tick (e.g. the fair share); few-game points greyed."""
+    """Points with 95% error bars per category (value, ci_low, ci_high), optionally coloured;
+    greyed where the interval is wider than ± `within`. A `reference` (column, what it is, e.g.
+    the fair share) is drawn as a red tick, and a point whose interval excludes it is a diamond
+    (the legend says so). The axis spans the data and references, not from 0."""
+    data = mark_imprecise(frame, within)
+    if reference:
+        data = mark_reference(data, *reference)
     shape = _interval_shape(category, title, value_title, count, color, reference, value_format)
-    return shape.properties(data=mark_few(frame, count))
+    return shape.properties(data=data)
 
 
 @lru_cache(maxsize=SHAPES)
@@ -223,7 +262,7 @@ def _interval_shape(
     value_title: str,
     count: str,
     color: str | None,
-    reference: str | None,
+    reference: tuple[str, str] | None,
     value_format: str,
 ) -> alt.LayerChart:
     tooltip = [
@@ -232,10 +271,12 @@ def _interval_shape(
         alt.Tooltip("ci_low:Q", title="95% low", format=value_format),
         alt.Tooltip("ci_high:Q", title="95% high", format=value_format),
         alt.Tooltip(f"{count}:Q", title=count, format=","),
-        alt.Tooltip("reliability:N", title="sample"),
+        alt.Tooltip("reliability:N", title="precision"),
     ]
     if color:
         tooltip.insert(1, alt.Tooltip(f"{color}:N"))
+    if reference:
+        tooltip.append(alt.Tooltip("verdict:N", title="against " + reference[1]))
     y = alt.Y(f"{category}:N", title=None, sort=None)
     y_offset = alt.YOffset(f"{color}:N") if color else alt.YOffset()
     hue = (
@@ -245,16 +286,29 @@ def _interval_shape(
     )
     base = alt.Chart().encode(y=y, yOffset=y_offset, tooltip=tooltip)
     bars = base.mark_rule(strokeWidth=2).encode(
-        x=alt.X("ci_low:Q", title=value_title), x2="ci_high:Q", color=hue
+        x=alt.X("ci_low:Q", title=value_title, scale=alt.Scale(zero=False)),
+        x2="ci_high:Q",
+        color=hue,
     )
-    points = base.mark_circle(size=70, opacity=1).encode(x="value:Q", color=hue)
-    layers = [bars, points]
+    points = base.mark_point(size=80, filled=True, opacity=1).encode(x="value:Q", color=hue)
+    layers = [bars]
     if reference:
-        layers.append(
-            base.mark_tick(color="#d62728", thickness=2, size=22).encode(
-                x=f"{reference}:Q", yOffset=alt.YOffset()
+        column, label = reference
+        verdicts = [f"differs from {label}", f"within its interval of {label}"]
+        points = points.encode(
+            shape=alt.Shape(
+                "verdict:N",
+                title=None,
+                scale=alt.Scale(domain=verdicts, range=["diamond", "circle"]),
+                legend=alt.Legend(orient="bottom", labelLimit=400),
             )
         )
+        layers.append(
+            base.mark_tick(color="#d62728", thickness=2, size=22).encode(
+                x=f"{column}:Q", yOffset=alt.YOffset()
+            )
+        )
+    layers.append(points)
     return alt.layer(*layers).properties(title=title, width="container")
 
 
@@ -330,10 +384,10 @@ def _share_shape(category: str, title: str) -> alt.Chart:
 
 def head_to_head_matrix(frame: pl.DataFrame, title: str) -> alt.LayerChart:
     """Agent (rows) against opponent (columns): the row agent's head-to-head score coloured about
-    one half, with its 95% interval and the games behind it in the cell; few-game cells greyed.
+    one half, with its 95% interval and the games behind it in the cell; imprecise cells greyed.
 
     Expects agent, opponent, games, score, ci_low, ci_high."""
-    data = mark_few(frame, "games").with_columns(
+    data = mark_imprecise(frame, PRECISE_WITHIN["share"], value="score").with_columns(
         score_label=pl.Series(_labels(frame["score"], ".0%", NO_GAMES), dtype=pl.String),
         interval_label=pl.Series(
             _interval_labels(frame.rename({"games": "observations"}), ".0%"), dtype=pl.String
@@ -354,7 +408,7 @@ def _matrix_shape(title: str) -> alt.LayerChart:
             alt.Tooltip("score_label:N", title="score"),
             alt.Tooltip("interval_label:N", title="95% interval"),
             alt.Tooltip("games:Q", format=","),
-            alt.Tooltip("reliability:N", title="sample"),
+            alt.Tooltip("reliability:N", title="precision"),
         ],
     )
     scale = alt.Scale(range=["#d6604d", "#f7f7f7", "#4393c3"], domain=[0, 1], domainMid=0.5)

@@ -46,7 +46,8 @@ TILE_IMPACT = {
 }
 IMPROVEMENT = (
     "Mean win share of seats that placed the kind at least once in the game, minus that of "
-    "seats that never did, with its 95% interval √(SE₁² + SE₂²)."
+    "seats that never did, with its 95% interval from the two Wilson intervals (Newcombe's "
+    "method, within −1 to 1); a diamond marks a tile whose interval excludes 0."
 )
 IMPROVEMENT_CAVEAT = (
     "An association, not a cause: seats that placed a kind differ from those that did not in "
@@ -57,12 +58,13 @@ IMPROVEMENT_CAVEAT = (
 
 SEAT_ADVANTAGE = (
     "Mean win share by position in epoch 1's turn order (or by seat letter), against the fair "
-    "share 1/N."
+    "share 1/N (red tick), with 95% Wilson intervals; a diamond marks a seat whose interval "
+    "excludes the fair share, a circle one whose interval holds it."
 )
 BALANCE = (
     "1 − the largest gap |W_a − W_b| in mean win share between two turn-order positions; its "
-    "interval is the 95% interval of that gap, worked out per game (the seats of one game are "
-    "not independent)."
+    "95% interval comes from a bootstrap over games (seeded: the same games give the same "
+    "interval), within [0, 1]."
 )
 CLOSE_GAMES = "Share of games won by less than 5 gold."
 LEAD_CHANGES = "Times the leader (most gold) changes across the three epochs."

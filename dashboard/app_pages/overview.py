@@ -6,27 +6,74 @@ import polars as pl
 import streamlit as st
 
 from dashboard import definitions
-from dashboard.charts import FEW_GAMES, breakdown_bars, captioned, vega_lite_spec
-from dashboard.filters import GAME_FILTERS
+from dashboard.charts import (
+    PRECISE_WITHIN,
+    breakdown_bars,
+    captioned,
+    is_imprecise,
+    vega_lite_spec,
+)
+from dashboard.filters import GAME_FILTERS, level_label
 from dashboard.lake_data import fetch_all, lake_folder
 from dashboard.notices import ignored_filters, lake_has_games, nothing_matches, play_level
 from dashboard.text import plain
+from data.balance import balance_by_players
+from data.levels import LEVELS, RECORDED, precisions
+
+SHARE_WITHIN = PRECISE_WITHIN["share"]
+
+
+def level_make_up(make_up: pl.DataFrame, precision: pl.DataFrame) -> None:
+    """Each play level's games, the agents at its tables and whether its figures are precise
+    enough to be the default, strongest first, under the filters other than the level."""
+    precise = precisions(precision)
+    rows = []
+    for level in (*reversed(LEVELS), RECORDED):
+        part = make_up.filter(pl.col("level") == level)
+        if part.is_empty():
+            continue
+        tables = " · ".join(
+            f"{agents} ({games:,})" for agents, games in part.select("agents", "games").iter_rows()
+        )
+        rows.append(
+            {
+                "play level": level_label(level),
+                "games": int(part["games"].sum()),
+                "agents at its tables (games)": tables,
+                "figures": "precise"
+                if level in precise and precise[level].precise
+                else "imprecise",
+            }
+        )
+    st.dataframe(pl.DataFrame(rows), hide_index=True, width="stretch")
+    st.caption(
+        "A game's level is its weakest seat's agent; a *precise* level meets the rule that picks "
+        "the default (the sidebar's *Play level* says it). Counted under the sidebar's filters "
+        "other than the level."
+    )
+
 
 filters = st.session_state["filters"]
 st.title("Kingdoms Analytics")
 play_level(filters)
 st.caption(
-    f"Lake `{lake_folder()}` · every number comes with the games behind it; values from fewer "
-    f"than {FEW_GAMES} are greyed and marked *few games*."
+    f"Lake `{lake_folder()}` · every number comes with the games behind it and its 95% "
+    f"interval; a figure whose interval is wider than ±{SHARE_WITHIN:g} (balance, shares) is "
+    "marked *imprecise*."
 )
 
 if lake_has_games():
-    summary, breakdown, balance, batches = fetch_all(
+    every_level = {**filters.params(), "level": None}
+    summary, breakdown, balance, outcomes, make_up, precision, batches = fetch_all(
         ("lake_summary", {}),
         ("lake_breakdown", filters.params()),
         ("balance_summary", filters.params()),
+        ("balance_outcomes", filters.params()),
+        ("level_make_up", every_level),
+        ("level_precision", every_level),
         ("latest_batches", {"limit": 8}),
     )
+    balance = balance.join(balance_by_players(outcomes).drop("games"), on="players")
     total_games = int(summary["games"].sum())
     by_source = summary.group_by("source").agg(pl.col("games").sum())
     source_games = dict(zip(by_source["source"], by_source["games"], strict=True))
@@ -38,6 +85,9 @@ if lake_has_games():
     columns[2].metric("Recorded games", f"{source_games.get('recorded', 0):,}")
     columns[3].metric("Simulated games", f"{source_games.get('simulated', 0):,}")
     columns[4].metric("Matching the filters", f"{matching:,}", help=plain(filters.describe()))
+
+    st.subheader("Play levels")
+    level_make_up(make_up, precision)
 
     if breakdown.is_empty():
         nothing_matches(filters)
@@ -64,7 +114,10 @@ if lake_has_games():
         st.subheader("Headline balance")
         cards = st.columns(max(len(balance), 1))
         for card, row in zip(cards, balance.iter_rows(named=True), strict=False):
-            few = " · few games" if row["games"] < FEW_GAMES else ""
+            wide = is_imprecise(
+                row["balance"], row["balance_low"], row["balance_high"], SHARE_WITHIN
+            )
+            few = " · imprecise" if wide else ""
             card.metric(
                 f"{row['players']} players: balance",
                 f"{row['balance']:.3f}",

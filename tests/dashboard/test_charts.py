@@ -1,7 +1,12 @@
-"""The chart functions alone: frames in, Altair specs out, few-game values marked."""
+"""The chart functions alone: frames in, Altair specs out, imprecise values marked."""
 
 from __future__ import annotations
 
+import csv
+import io
+
+import duckdb
+import pandas as pd
 import polars as pl
 import pytest
 
@@ -16,6 +21,7 @@ from dashboard.charts import (
     histogram,
     interval_chart,
     mark_few,
+    mark_imprecise,
     marked_cells,
     result_chart,
 )
@@ -83,23 +89,47 @@ def test_the_difference_of_two_boards_has_both_intervals():
     assert differing(marked_cells(difference)) == sum(1 for i in range(30) if i / 2 > 5**0.5)
 
 
-def test_interval_chart_draws_bars_points_and_the_reference():
+def test_greying_follows_the_intervals_width_not_the_count():
     frame = pl.DataFrame(
         {
-            "group": ["2 players · mover 1", "2 players · mover 2"],
-            "value": [0.55, 0.45],
-            "ci_low": [0.5, 0.4],
-            "ci_high": [0.6, 0.5],
-            "seats": [200, 10],
-            "fair_share": [0.5, 0.5],
+            "value": [0.50, 0.50, 0.50, 0.50],
+            "ci_low": [0.46, 0.44, 0.45, None],
+            "ci_high": [0.54, 0.52, 0.56, None],
+            "games": [10, 5000, 5000, 5000],  # the count plays no part
         }
     )
-    spec = interval_chart(frame, "group", "Seats", "win share", "seats", reference="fair_share")
-    assert [layer["mark"]["type"] for layer in spec.to_dict()["layer"]] == [
-        "rule",
-        "circle",
-        "tick",
+    marked = mark_imprecise(frame, 0.05)
+    # ±0.04; 0.06 below; 0.06 above; no interval at all
+    assert marked["few"].to_list() == [False, True, True, True]
+    assert marked["reliability"][0] == "precise"
+    assert marked["reliability"][1] == "imprecise (interval wider than ±0.05)"
+
+
+def test_interval_chart_marks_figures_whose_interval_excludes_the_reference():
+    frame = pl.DataFrame(
+        {
+            "group": ["2 players · mover 1", "2 players · mover 2", "2 players · mover 3"],
+            "value": [0.56, 0.47, 0.40],
+            "ci_low": [0.52, 0.43, 0.20],
+            "ci_high": [0.60, 0.51, 0.60],
+            "seats": [900, 900, 10],
+            "fair_share": [0.5, 0.5, 0.5],
+        }
+    )
+    reference = ("fair_share", "the fair share 1/N")
+    spec = interval_chart(frame, "group", "Seats", "win share", "seats", 0.05, reference=reference)
+    layers = spec.to_dict()["layer"]
+    assert [layer["mark"]["type"] for layer in layers] == ["rule", "tick", "point"]
+    rows = rows_of(spec)
+    assert [r["verdict"] for r in rows] == [
+        "differs from the fair share 1/N",
+        "within its interval of the fair share 1/N",
+        "within its interval of the fair share 1/N",
     ]
+    assert [r["few"] for r in rows] == [False, False, True]
+    shape = layers[2]["encoding"]["shape"]
+    assert shape["scale"]["range"] == ["diamond", "circle"], "the legend names each mark"
+    assert layers[0]["encoding"]["x"]["scale"] == {"zero": False}, "the axis spans the data"
 
 
 def test_histogram_and_result_chart():
@@ -146,24 +176,44 @@ def test_head_to_head_matrix_shows_score_interval_and_games():
         {
             "agent": ["greedy", "random"],
             "opponent": ["random", "greedy"],
-            "games": [40, 40],
+            "games": [40, 400],
             "score": [0.75, 0.25],
-            "ci_low": [0.6, 0.14],
-            "ci_high": [0.86, 0.4],
+            "ci_low": [0.6, 0.21],
+            "ci_high": [0.86, 0.29],
         }
     )
     rows = rows_of(head_to_head_matrix(frame, "Head to head"))
     assert [r["score_label"] for r in rows] == ["75%", "25%"]
     assert rows[0]["interval_label"] == "60% to 86%" and rows[0]["count_label"] == "n=40"
-    assert not rows[0]["few"]
+    assert [r["few"] for r in rows] == [True, False], "greyed by the interval's width"
 
 
 def test_exports_name_their_filters_and_sample():
-    frame = pl.DataFrame({"tile": ["+1"], "placements": [12]})
     assert export_name("tile_impact", "2 players · agent greedy", 12) == (
         "tile_impact__2-players-agent-greedy__n12.csv"
     )
-    text = export_csv(frame, "Tile impact", "2 players · agent greedy", "12 tile placements")
-    header, columns, row = text.splitlines()
-    assert header == "# Tile impact · 2 players · agent greedy · 12 tile placements"
-    assert columns == "tile,placements" and row == "+1,12"
+
+
+def test_a_download_is_a_plain_table_every_reader_opens_without_options():
+    """The old file began with a comment line whose thousands comma made pandas read a 17 × 2
+    table of nonsense; now the context is in columns, the same on every row."""
+    frame = pl.DataFrame({"tile": ["+1", "-2", "MT"], "placements": [102360, 4, 7]})
+    description, sample = "strong play · 2 players · agent greedy", "102,371 tile placements"
+    text = export_csv(frame, "Tile impact", description, 102371, sample)
+    expected = frame.with_columns(
+        table=pl.lit("Tile impact"),
+        filters=pl.lit(description),
+        sample_size=pl.lit(102371, pl.Int64),
+        sample=pl.lit(sample),
+    )
+    read = {
+        "polars": pl.read_csv(io.StringIO(text)),
+        "duckdb": duckdb.read_csv(io.StringIO(text)).pl(),
+        "pandas": pl.from_pandas(pd.read_csv(io.StringIO(text))),
+    }
+    for reader, table in read.items():
+        assert table.columns == expected.columns, reader
+        assert table.cast(expected.schema).equals(expected), reader
+    rows = list(csv.reader(io.StringIO(text)))
+    assert rows[0] == expected.columns and len(rows) == 4
+    assert {len(row) for row in rows} == {6}

@@ -9,6 +9,7 @@ import pytest
 from streamlit.dataframe_util import convert_arrow_bytes_to_pandas_df
 from streamlit.testing.v1 import AppTest
 
+from data.balance import balance_by_players
 from data.ratings import ratings
 from data.reader import connect, execute
 from tests.dashboard.conftest import open_page
@@ -126,7 +127,7 @@ def test_tile_impact_splits_and_downloads(monkeypatch, lake):
     app = open_page(monkeypatch, lake, "app_pages/tile_impact.py", split="timing")
     assert not app.exception
     table = app.dataframe[0].value
-    assert {"placements", "net_swing", "sample"} <= set(table.columns)
+    assert {"placements", "net_swing", "net swing precision"} <= set(table.columns)
     assert set(table["split"]) == {"1", "2", "3", "4", "5"}
     assert len(app.get("download_button")) == 2
 
@@ -357,7 +358,8 @@ def test_balance_figures_say_which_filters_they_ignore(monkeypatch, lake):
 
 def test_balance_cards_carry_their_interval(monkeypatch, lake):
     app = open_page(monkeypatch, lake, "app_pages/balance.py", players="3", level="All")
-    summary = execute(connect(lake), "balance_summary", {"players": 3}).row(0, named=True)
+    outcomes = execute(connect(lake), "balance_outcomes", {"players": 3})
+    summary = balance_by_players(outcomes).row(0, named=True)
     assert metric(app, "Balance, 3 players") == f"{summary['balance']:.3f}"
     interval = f"95% interval {summary['balance_low']:.3f} to {summary['balance_high']:.3f}"
     assert interval in texts(app)
