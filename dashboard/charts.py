@@ -11,14 +11,12 @@ from functools import lru_cache
 import altair as alt
 import polars as pl
 
-from data.levels import CELL_WITHIN, SEAT_WITHIN
+from data.levels import SEAT_WITHIN
 
 # A figure is precise enough when its 95% interval lies within ± this of it, by figure kind
-# (docs/metrics.md, "Precision"): shares, win shares, balance and their differences; gold per
-# castle; gold per tile placement; ratings on the Elo scale.
-PRECISE_WITHIN = {"share": SEAT_WITHIN, "castle gold": CELL_WITHIN, "tile gold": 0.5,
-                  "rating": 50.0}  # fmt: skip
-FEW_GAMES = 30  # the board heatmap's cells are still greyed by their count
+# (docs/metrics.md, "Intervals and precision"): shares, win shares, balance and their
+# differences; gold per tile placement; ratings on the Elo scale.
+PRECISE_WITHIN = {"share": SEAT_WITHIN, "tile gold": 0.5, "rating": 50.0}
 GREY = "#c8c8c8"
 COLUMNS = "abcdef"
 CELL_SELECTION = "cell_pick"
@@ -30,14 +28,6 @@ alt.utils.schemapi.disable_debug_mode()
 # the schema); they depend only on the labels, so each shape is built once (cached below, one
 # per set of labels) and a frame is only attached to a copy of it.
 SHAPES = 128
-
-
-def mark_few(frame: pl.DataFrame, count: str) -> pl.DataFrame:
-    """Add `few` (fewer than FEW_GAMES behind the value) and a `reliability` label."""
-    few = pl.col(count).fill_null(0) < FEW_GAMES
-    return frame.with_columns(
-        few=few, reliability=pl.when(few).then(pl.lit("few games")).otherwise(pl.lit("ok"))
-    )
 
 
 def half_width(value: str = "value") -> pl.Expr:

@@ -11,7 +11,6 @@ import polars as pl
 import pytest
 
 from dashboard.charts import (
-    FEW_GAMES,
     board_difference,
     board_heatmap,
     captioned,
@@ -20,7 +19,6 @@ from dashboard.charts import (
     head_to_head_matrix,
     histogram,
     interval_chart,
-    mark_few,
     mark_imprecise,
     marked_cells,
     result_chart,
@@ -41,12 +39,6 @@ def board(observations: int) -> pl.DataFrame:
             "ci_high": [i + 1.0 for i in range(30)],
         }
     )
-
-
-def test_few_games_are_marked_below_the_threshold():
-    marked = mark_few(pl.DataFrame({"n": [FEW_GAMES - 1, FEW_GAMES, None]}), "n")
-    assert marked["few"].to_list() == [True, False, True]
-    assert marked["reliability"].to_list() == ["few games", "ok", "few games"]
 
 
 def test_heatmap_shows_every_cell_with_its_count_games_and_a_cell_selection():
