@@ -1,6 +1,7 @@
 """Kingdoms Analytics dashboard: the pages over the lake, with filters shared in the sidebar.
 
-Run it with `kingdoms dashboard [--lake PATH]` (the lake comes in through KINGDOMS_LAKE).
+Run it with `kingdoms dashboard [--lake PATH] [--host ADDRESS --writers EMAIL,…]` (the lake
+and the sharing come in through the environment: KINGDOMS_LAKE, dashboard/access.py).
 """
 
 from __future__ import annotations
@@ -13,8 +14,10 @@ import streamlit as st
 if __package__ in (None, ""):  # run as a script by `streamlit run`: make the project importable
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from dashboard.access import sign_in_control
 from dashboard.filters import sidebar_filters
 from dashboard.lake_data import QueryError
+from dashboard.text import plain
 from data.lake import LakeError
 
 st.set_page_config(page_title="Kingdoms Analytics", page_icon=":material/castle:", layout="wide")
@@ -33,6 +36,7 @@ navigation = st.navigation(
 try:
     st.session_state["filters"] = sidebar_filters()
 except (QueryError, LakeError) as error:  # a damaged lake: one message, on every page
-    st.error(f"The lake cannot be read: {error}")
+    st.error(f"The lake cannot be read: {plain(error)}")
     st.stop()
+sign_in_control()
 navigation.run()
