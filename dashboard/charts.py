@@ -54,7 +54,7 @@ def mark_reference(frame: pl.DataFrame, reference: str, label: str) -> pl.DataFr
     return frame.with_columns(
         verdict=pl.when(outside.fill_null(False))
         .then(pl.lit(f"differs from {label}"))
-        .otherwise(pl.lit(f"within its interval of {label}"))
+        .otherwise(pl.lit(f"{label} within its interval"))
     )
 
 
@@ -284,13 +284,13 @@ def _interval_shape(
     layers = [bars]
     if reference:
         column, label = reference
-        verdicts = [f"differs from {label}", f"within its interval of {label}"]
+        verdicts = [f"differs from {label}", f"{label} within its interval"]
         points = points.encode(
             shape=alt.Shape(
                 "verdict:N",
                 title=None,
                 scale=alt.Scale(domain=verdicts, range=["diamond", "circle"]),
-                legend=alt.Legend(orient="bottom", labelLimit=400),
+                legend=alt.Legend(orient="bottom", direction="vertical", labelLimit=400),
             )
         )
         layers.append(

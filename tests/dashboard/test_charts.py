@@ -115,8 +115,8 @@ def test_interval_chart_marks_figures_whose_interval_excludes_the_reference():
     rows = rows_of(spec)
     assert [r["verdict"] for r in rows] == [
         "differs from the fair share 1/N",
-        "within its interval of the fair share 1/N",
-        "within its interval of the fair share 1/N",
+        "the fair share 1/N within its interval",
+        "the fair share 1/N within its interval",
     ]
     assert [r["few"] for r in rows] == [False, False, True]
     shape = layers[2]["encoding"]["shape"]
