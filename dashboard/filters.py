@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from dataclasses import asdict, dataclass, replace
 from datetime import date
 
@@ -9,9 +10,17 @@ import polars as pl
 import streamlit as st
 from streamlit.delta_generator import DeltaGenerator
 
-from dashboard.lake_data import fetch
+from dashboard.lake_data import fetch, fetch_all
 from dashboard.text import plain
-from data.levels import ENOUGH_GAMES, LEVELS, RECORDED, default_level
+from data.levels import (
+    CELL_WITHIN,
+    LEVELS,
+    RECORDED,
+    SEAT_WITHIN,
+    Precision,
+    default_level,
+    precisions,
+)
 
 ALL = "All"
 STANDARD = "standard"  # the variant filter's value for games without a variant
@@ -27,7 +36,9 @@ BASELINE = "random"  # the level shown only as a labelled baseline of random pla
 LEVEL_HELP = (
     "How well the games were played: the weakest agent at the table (random < greedy < "
     f"heuristic < strong), or {RECORDED} for games with a person at the table. The default is "
-    f"the strongest level with at least {ENOUGH_GAMES} games matching the other filters."
+    "the strongest level whose figures are precise enough at the other filters: every seat's "
+    f"win share within ±{SEAT_WITHIN:g} and the median board cell's castle yield within "
+    f"±{CELL_WITHIN:g} gold (95% intervals). The link keeps the level chosen."
 )
 DATE_KEYS = ("from", "to")
 
@@ -133,14 +144,19 @@ def _level(
     slot: DeltaGenerator, picked: dict[str, str | None], dates: tuple[str | None, str | None]
 ) -> str | None:
     """The play level select: the levels with games under the other filters, strongest first,
-    defaulting to the strongest with enough of them (the URL keeps any other choice)."""
+    defaulting to the strongest whose figures are precise enough; under it, why, and each
+    level's precision. The choice always goes into the URL, so that a link opens on the same
+    figures later."""
     others = Filters(date_from=dates[0], date_to=dates[1])
     for key, value in picked.items():
         others = others.with_value(key, value)
-    breakdown = fetch("lake_breakdown", others.params())
+    breakdown, precision_rows = fetch_all(
+        ("lake_breakdown", others.params()), ("level_precision", others.params())
+    )
     rows = breakdown.filter(pl.col("dimension") == "level")
     games = dict(zip(rows["value"].to_list(), rows["games"].to_list(), strict=True))
-    default = default_level(games)
+    precision = precisions(precision_rows)
+    default = default_level(precision)
     levels = [level for level in (*reversed(LEVELS), RECORDED) if games.get(level, 0) > 0]
     choices_ = [*levels, ALL]
     wanted = st.query_params.get("level")
@@ -157,11 +173,39 @@ def _level(
             f"{level_label(value)}: {games[value]:,} games" if value in games else "every level"
         ),
     )
-    if picked_level == (default or ALL):
-        st.query_params.pop("level", None)
-    elif st.query_params.get("level") != picked_level:
+    if st.query_params.get("level") != picked_level:
         st.query_params["level"] = picked_level
+    slot.caption(_why_default(default, [lv for lv in levels if lv in precision], precision))
     return None if picked_level == ALL else picked_level
+
+
+def _precise_word(precision: Precision) -> str:
+    return "precise" if precision.precise else "imprecise"
+
+
+def _within(half_width: float, number: str) -> str:
+    return f"±{half_width:{number}}" if math.isfinite(half_width) else "without an interval"
+
+
+def _why_default(default: str | None, levels: list[str], precision: dict[str, Precision]) -> str:
+    """Why the default level is the default, and each level's widest seat and median cell
+    half widths against the rule's limits."""
+    if default is None:
+        return ""
+    rule = (
+        f"every seat's win share within ±{SEAT_WITHIN:g} and the median cell's castle yield "
+        f"within ±{CELL_WITHIN:g} gold"
+    )
+    if precision[default].precise:
+        why = f"the strongest level whose figures are precise enough here ({rule})"
+    else:
+        why = f"no level is precise enough here ({rule}); this one comes nearest"
+    widths = "  \n".join(
+        f"{level_label(level)}: seats {_within(precision[level].seat, '.3f')}, "
+        f"cells {_within(precision[level].cell, '.1f')} gold · {_precise_word(precision[level])}"
+        for level in levels
+    )
+    return f"Default: **{level_label(default)}**, {why}.  \n{widths}"
 
 
 def _dates(choice_frame: pl.DataFrame) -> tuple[str | None, str | None]:

@@ -12,16 +12,18 @@ import streamlit as st
 
 from dashboard import definitions
 from dashboard.charts import (
-    FEW_GAMES,
+    PRECISE_WITHIN,
     captioned,
     head_to_head_matrix,
     histogram,
     interval_chart,
+    is_imprecise,
     vega_lite_spec,
 )
 from dashboard.filters import GAME_FILTERS, STANDARD, STANDARD_LABEL, Filters, choices, options
 from dashboard.lake_data import fetch_all, player_ratings
 from dashboard.notices import ignored_filters, lake_has_games, nothing_matches, play_level
+from data.balance import balance_by_players
 
 BIN_WIDTH = 10
 GROUPINGS = {"position": "turn order in epoch 1", "seat": "seat letter"}
@@ -31,6 +33,7 @@ RATING_FILTERS = GAME_FILTERS - {"level"}
 LADDER_FILTERS = RATING_FILTERS - {"source"}
 # One title for every seat-advantage chart (the caption says which games): one chart shape.
 SEAT_TITLE = "Mean win share against the fair share 1/N (red tick)"
+SHARE_WITHIN = PRECISE_WITHIN["share"]
 
 
 def url_value(key: str, values: list[str]) -> str:
@@ -56,6 +59,11 @@ def fetch_by_player_count(
     return cut + frames[len(per_count) :]
 
 
+def with_balance(summary: pl.DataFrame, outcomes: pl.DataFrame) -> pl.DataFrame:
+    """The whole-game figures with each player count's balance and its bootstrap interval."""
+    return summary.join(balance_by_players(outcomes).drop("games"), on="players", how="left")
+
+
 def rule_sets() -> dict[str, tuple[str, str]]:
     """The rule sets the lake holds, by label: the filter (dimension, value) that selects each."""
     found = choices()
@@ -77,14 +85,24 @@ def seat_frame(frame: pl.DataFrame, by: str) -> pl.DataFrame:
 
 def seat_chart(frame: pl.DataFrame, title: str, caption: str) -> dict:
     """Mean win share per group against the fair share, captioned with filters and sample."""
-    chart = interval_chart(frame, "group", title, "mean win share", "seats", reference="fair_share")
+    chart = interval_chart(
+        frame,
+        "group",
+        title,
+        "mean win share",
+        "seats",
+        SHARE_WITHIN,
+        reference=("fair_share", "the fair share 1/N"),
+    )
     return vega_lite_spec(captioned(chart, caption))
 
 
 def share_chart(frame: pl.DataFrame, group: pl.Expr, title: str, count: str, caption: str) -> dict:
     """Shares with their Wilson intervals, one point per group, captioned."""
     data = frame.with_columns(group=group, value=pl.col("share"))
-    chart = interval_chart(data, "group", title, "share of games", count, value_format=".1%")
+    chart = interval_chart(
+        data, "group", title, "share of games", count, SHARE_WITHIN, value_format=".1%"
+    )
     return vega_lite_spec(captioned(chart, caption))
 
 
@@ -98,7 +116,8 @@ def balance_cards(summary: pl.DataFrame, filters: Filters) -> None:
             help=definitions.BALANCE,
         )
         interval = definitions.balance_interval(row["balance_low"], row["balance_high"])
-        few = " · few games" if row["games"] < FEW_GAMES else ""
+        wide = is_imprecise(row["balance"], row["balance_low"], row["balance_high"], SHARE_WITHIN)
+        few = " · imprecise" if wide else ""
         card.caption(f"{interval} · {row['games']:,} games{few}")
     ignored_filters(filters, GAME_FILTERS)
 
@@ -117,7 +136,8 @@ SUMMARY_COLUMNS = {
     "mean_plies": "plies per game",
     "plies_half_width": "plies ±",
     "decision_share": "decision moves",
-    "decision_half_width": "decision moves ±",
+    "decision_low": "decision moves 95% low",
+    "decision_high": "decision moves 95% high",
 }
 
 
@@ -137,7 +157,8 @@ def summary_table(summary: pl.DataFrame) -> None:
             "decision moves": st.column_config.NumberColumn(
                 format="percent", help=definitions.DECISION_MOVES
             ),
-            "decision moves ±": percent,
+            "decision moves 95% low": percent,
+            "decision moves 95% high": percent,
         },
     )
     st.caption(
@@ -155,7 +176,7 @@ RATINGS = (
 )
 AGAINST_THE_FIELD = (
     "Each agent's mean win share and mean partial win (utility + 1)/2 against whatever field it "
-    "met in simulated games, with 95% half widths: not a strength (an agent that met weak "
+    "met in simulated games, with 95% Wilson intervals: not a strength (an agent that met weak "
     "opponents more often scores higher); the ratings above are."
 )
 RATING_COLUMNS = {
@@ -188,6 +209,7 @@ def rating_chart(ratings: pl.DataFrame, filters: Filters) -> dict:
         "Ratings (Bradley–Terry, every game's seat pairs)",
         "rating",
         "games",
+        PRECISE_WITHIN["rating"],
         value_format=".0f",
     )
     return vega_lite_spec(captioned(chart, f"{filters.describe()} · {len(ratings)} players rated"))
@@ -256,10 +278,15 @@ def compare_rule_sets(filters: Filters, by: str) -> None:
     side_frames = fetch_by_player_count(
         filters.players,
         [("balance_summary", side.params()) for side in sides]
+        + [("balance_outcomes", side.params()) for side in sides]
         + [("seat_advantage", {**side.params(), "by": by}) for side in sides],
     )
+    summaries = [
+        with_balance(summary, outcomes)
+        for summary, outcomes in zip(side_frames[:2], side_frames[2:4], strict=True)
+    ]
     for column, label, side, side_summary, side_seats in zip(
-        st.columns(2), chosen, sides, side_frames[:2], side_frames[2:], strict=True
+        st.columns(2), chosen, sides, summaries, side_frames[4:], strict=True
     ):
         with column:
             if side_summary.is_empty():
@@ -282,9 +309,11 @@ st.title("Balance")
 play_level(filters)
 st.caption(
     "For designers: is any seat favoured, how close are the games, do leads change hands? "
-    f"Means with 95% intervals (± 1.96·SE), shares with Wilson intervals; fewer than {FEW_GAMES} "
-    "games are greyed and marked *few games*. A figure that does not follow one of the chosen "
-    "filters says so beside it."
+    "Means with 95% intervals (± 1.96·SE); shares with Wilson intervals and the balance with a "
+    "bootstrap over games, all within [0, 1]. A share or balance whose interval is wider than "
+    f"±{SHARE_WITHIN:g} is greyed and marked *imprecise*; a seat whose interval excludes the "
+    "fair share 1/N is a diamond. A figure that does not follow one of the chosen filters says "
+    "so beside it."
 )
 
 if lake_has_games():
@@ -294,6 +323,7 @@ if lake_has_games():
         rated = fitting.submit(player_ratings, params)  # fitted while the queries below run
         (
             summary,
+            outcomes,
             seat_advantage,
             gold,
             margin,
@@ -307,6 +337,7 @@ if lake_has_games():
             filters.players,
             [
                 ("balance_summary", params),
+                ("balance_outcomes", params),
                 ("seat_advantage", {**params, "by": by}),
                 ("score_distribution", {**params, "metric": "final_gold", "bin_width": BIN_WIDTH}),
                 (
@@ -324,6 +355,7 @@ if lake_has_games():
     if summary.is_empty():
         nothing_matches(filters)
     else:
+        summary = with_balance(summary, outcomes)
         games = int(summary["games"].sum())
         games_caption = f"{filters.describe()} · {games:,} games"
         balance_cards(summary, filters)

@@ -6,7 +6,13 @@ import polars as pl
 import streamlit as st
 
 from dashboard import definitions
-from dashboard.charts import FEW_GAMES, captioned, interval_chart, mark_few, vega_lite_spec
+from dashboard.charts import (
+    PRECISE_WITHIN,
+    captioned,
+    interval_chart,
+    mark_imprecise,
+    vega_lite_spec,
+)
 from dashboard.exports import csv_download
 from dashboard.filters import Filters
 from dashboard.lake_data import fetch_all
@@ -25,6 +31,9 @@ MEASURES = {
     "each opponent": ("opponent_impact", "opponent_half_width"),
     "net swing": ("net_swing", "net_half_width"),
 }
+GOLD_WITHIN = PRECISE_WITHIN["tile gold"]
+SHARE_WITHIN = PRECISE_WITHIN["share"]
+NO_EFFECT = ("no_effect", "no effect (0)")
 
 
 def long_intervals(frame: pl.DataFrame) -> pl.DataFrame:
@@ -38,6 +47,7 @@ def long_intervals(frame: pl.DataFrame) -> pl.DataFrame:
             value=pl.col(value),
             ci_low=pl.col(value) - pl.col(half),
             ci_high=pl.col(value) + pl.col(half),
+            no_effect=pl.lit(0.0),
         )
         for name, (value, half) in MEASURES.items()
     ]
@@ -59,7 +69,8 @@ st.title("Tile impact")
 play_level(filters)
 st.caption(
     f"Counterfactual impact of a tile: {definitions.COUNTERFACTUAL}. Means with 95% intervals "
-    f"(mean ± 1.96·SE); fewer than {FEW_GAMES} placements are greyed and marked *few games*."
+    f"(mean ± 1.96·SE), greyed and marked *imprecise* when wider than ±{GOLD_WITHIN:g} gold; a "
+    "tile whose interval excludes 0 (no effect) is a diamond, the others circles."
 )
 
 if lake_has_games():
@@ -107,7 +118,9 @@ if lake_has_games():
                 f"Impact on {measure}",
                 "gold",
                 "placements",
+                GOLD_WITHIN,
                 color=None if split == cross == "all" else "group",
+                reference=NO_EFFECT,
                 value_format=".2f",
             )
             column.vega_lite_chart(
@@ -115,7 +128,18 @@ if lake_has_games():
                 width="stretch",
             )
             column.caption(definitions.TILE_IMPACT[measure])
-        shown = mark_few(impact, "placements").rename({"reliability": "sample"}).drop("few")
+        shown = (
+            mark_imprecise(
+                impact.with_columns(
+                    value=pl.col("net_swing"),
+                    ci_low=pl.col("net_swing") - pl.col("net_half_width"),
+                    ci_high=pl.col("net_swing") + pl.col("net_half_width"),
+                ),
+                GOLD_WITHIN,
+            )
+            .rename({"reliability": "net swing precision"})
+            .drop("few", "value", "ci_low", "ci_high")
+        )
         st.dataframe(
             shown,
             hide_index=True,
@@ -147,20 +171,24 @@ if lake_has_games():
         seats = int((improvement["seats_placed"] + improvement["seats_not_placed"]).max())
         sample = f"{seats:,} seats"
         few_side = pl.min_horizontal("seats_placed", "seats_not_placed")
-        data = improvement.with_columns(value=pl.col("improvement"), smaller_side=few_side)
+        data = improvement.with_columns(
+            value=pl.col("improvement"), smaller_side=few_side, no_effect=pl.lit(0.0)
+        )
         chart = interval_chart(
             data,
             "tile",
             "Improvement in win share when placed",
             "win share",
             "smaller_side",
+            SHARE_WITHIN,
+            reference=NO_EFFECT,
             value_format="+.3f",
         )
         st.vega_lite_chart(
             vega_lite_spec(captioned(chart, f"{filters.describe()} · {sample}")), width="stretch"
         )
-        shown = mark_few(data, "smaller_side").rename({"reliability": "sample"})
-        shown = shown.drop("few", "value", "smaller_side")
+        shown = mark_imprecise(data, SHARE_WITHIN).rename({"reliability": "precision"})
+        shown = shown.drop("few", "value", "smaller_side", "no_effect")
         st.dataframe(shown, hide_index=True, width="stretch")
         st.download_button(
             "Download this table (CSV)",
