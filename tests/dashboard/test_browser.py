@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-import polars as pl
 import pytest
 from playwright.sync_api import expect
 
 from dashboard.recording import Recording
 from data.drafts import delete_draft, load_draft, new_draft_id, save_draft
-from data.levels import default_level
+from data.levels import default_level, precisions
 from data.reader import connect, execute
 from tests.dashboard.browser import (
     CHART,
@@ -57,8 +56,7 @@ def test_a_heatmap_example_opens_its_replay_in_the_same_tab(lake):
     """Click an example game's row under the heatmap: the same tab shows its replay at the ply
     of the placement."""
     con = connect(lake)
-    levels = execute(con, "lake_breakdown").filter(pl.col("dimension") == "level")
-    level = default_level(dict(zip(levels["value"], levels["games"], strict=True)))  # the page's
+    level = default_level(precisions(execute(con, "level_precision")))  # the page's default
     examples = execute(
         con, "cell_examples", {"cell": "d2", "piece_kind": "castle", "limit": 25, "level": level}
     )
