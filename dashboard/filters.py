@@ -77,8 +77,8 @@ class Filters:
             f"agent {self.agent}" if self.agent else None,
             f"player {self.player}" if self.player else None,
             f"epoch {self.epoch}" if self.epoch else None,
-            f"from {self.date_from}" if self.date_from else None,
-            f"to {self.date_to}" if self.date_to else None,
+            f"stored from {self.date_from}" if self.date_from else None,
+            f"stored to {self.date_to}" if self.date_to else None,
         ]
         return " · ".join(p for p in parts if p)
 
@@ -216,10 +216,11 @@ def _dates(choice_frame: pl.DataFrame) -> tuple[str | None, str | None]:
     wanted_from = _parse_date(st.query_params.get("from")) or lake_first
     wanted_to = _parse_date(st.query_params.get("to")) or lake_last
     picked = st.sidebar.date_input(
-        "Played between",
+        "Stored between",
         value=(wanted_from, wanted_to),
         key="filter_dates",
-        help="Games created (simulated or imported) in this range, both days included.",
+        help="Games stored (simulated, imported or saved) in this range, both days included. "
+        "The day a recorded game was played, its record's Date, is filtered on the Replay page.",
     )
     start, end = (tuple(picked) + (None, None))[:2] if isinstance(picked, tuple) else (picked, None)
     date_from = start.isoformat() if start and start != lake_first else None

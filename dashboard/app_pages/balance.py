@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import replace
+from dataclasses import asdict
 
 import polars as pl
 import streamlit as st
@@ -23,6 +23,7 @@ from dashboard.charts import (
 from dashboard.filters import GAME_FILTERS, STANDARD, STANDARD_LABEL, Filters, choices, options
 from dashboard.lake_data import fetch_all, player_ratings
 from dashboard.notices import ignored_filters, lake_has_games, nothing_matches, play_level
+from dashboard.text import plain
 from data.balance import balance_by_players
 
 BIN_WIDTH = 10
@@ -186,8 +187,12 @@ RATING_COLUMNS = {
     "rating": "rating",
     "half_width": "±",
     "games": "games",
-    "group": "group",
 }
+
+
+def followed(filters: Filters, names: frozenset[str]) -> Filters:
+    """Only the chosen filters a figure follows (`names`): what its caption may name."""
+    return Filters(**{name: value for name, value in asdict(filters).items() if name in names})
 
 
 def rating_chart(ratings: pl.DataFrame, filters: Filters) -> dict:
@@ -196,7 +201,7 @@ def rating_chart(ratings: pl.DataFrame, filters: Filters) -> dict:
     name = pl.when(pl.col("kind") == "person").then(pl.format("{} (person)", "player"))
     name = name.otherwise(pl.col("player"))
     if ratings["group"].n_unique() > 1:
-        name = pl.format("{} · {}", "group", name)
+        name = pl.format("group {} · {}", "group", name)
     data = ratings.sort("group", "rank").with_columns(
         label=name,
         value=pl.col("rating"),
@@ -219,8 +224,9 @@ def agent_ladder(
     ratings: pl.DataFrame, ladder: pl.DataFrame, head_to_head: pl.DataFrame, filters: Filters
 ) -> None:
     """The ratings with their intervals beside the head-to-head matrix, then each agent's
-    figures against the field: all of every play level, the agents meeting at mixed tables."""
-    chosen, filters = filters, replace(filters, level=None)
+    figures against the field: all of every play level, the agents meeting at mixed tables;
+    the ratings group by group (players who never met, directly or not, are not compared)."""
+    chosen, filters = filters, followed(filters, RATING_FILTERS)
     left, right = st.columns(2)
     if ratings.is_empty():
         left.info("No game matching the filters seats two different players: nobody is rated.")
@@ -228,15 +234,22 @@ def agent_ladder(
         left.vega_lite_chart(rating_chart(ratings, filters), width="stretch")
         left.caption(RATINGS)
         ignored_filters(chosen, RATING_FILTERS, where=left)
-        left.dataframe(
-            ratings.select(list(RATING_COLUMNS)).rename(RATING_COLUMNS),
-            hide_index=True,
-            width="stretch",
-            column_config={
-                "rating": st.column_config.NumberColumn(format="%.0f"),
-                "±": st.column_config.NumberColumn(format="%.0f"),
-            },
-        )
+        groups = ratings.partition_by("group", maintain_order=True)
+        for group in groups:
+            if len(groups) > 1:
+                left.markdown(
+                    f"**Group {group['group'][0]} of {len(groups)}**: {group.height} players "
+                    "linked by games, ranked among themselves"
+                )
+            left.dataframe(
+                group.select(list(RATING_COLUMNS)).rename(RATING_COLUMNS),
+                hide_index=True,
+                width="stretch",
+                column_config={
+                    "rating": st.column_config.NumberColumn(format="%.0f"),
+                    "±": st.column_config.NumberColumn(format="%.0f"),
+                },
+            )
     if head_to_head.is_empty():
         right.info("No game seats two different agents, so there is no head to head.")
     else:
@@ -252,7 +265,8 @@ def agent_ladder(
     st.markdown("**Against the field**")
     st.dataframe(ladder, hide_index=True, width="stretch")
     seats = int(ladder["seats"].sum())
-    st.caption(f"{AGAINST_THE_FIELD} {filters.describe()} · simulated · {seats:,} seats.")
+    kept = plain(followed(filters, LADDER_FILTERS).describe())
+    st.caption(f"{AGAINST_THE_FIELD} {kept} · simulated · {seats:,} seats.")
     ignored_filters(chosen, LADDER_FILTERS)
 
 

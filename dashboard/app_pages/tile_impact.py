@@ -26,6 +26,8 @@ SPLITS = {
     "drawn vs starting tile": "placed_by",
     "agent (the placer's)": "agent",
 }
+# The chart legend's name of each split (the "all" split names nothing).
+LEGENDS = {"epoch": "epoch", "timing": "timing", "placed_by": "placed by", "agent": "agent"}
 MEASURES = {
     "placer": ("placer_impact", "placer_half_width"),
     "each opponent": ("opponent_impact", "opponent_half_width"),
@@ -103,12 +105,13 @@ if lake_has_games():
         total = int(impact["placements"].sum())
         sample = f"{total:,} tile placements"
         st.markdown(f"**{plain(filters.describe())}** · {sample}")
+        splits = [("split", split), ("cross_split", cross)]
+        named = [(column, value) for column, value in splits if value != "all"] or splits[:1]
         grouped = impact.with_columns(
-            group=pl.col("split")
-            if cross == "all"
-            else pl.format("{} · {}", "split", "cross_split")
+            group=pl.concat_str([pl.col(column) for column, _ in named], separator=" · ")
         )
-        intervals = long_intervals(grouped)
+        legend = " · ".join(LEGENDS[value] for _, value in named if value != "all")
+        intervals = long_intervals(grouped).rename({"group": legend} if legend else {})
         chart_columns = st.columns(3)
         for column, measure in zip(chart_columns, MEASURES, strict=True):
             part = intervals.filter(pl.col("measure") == measure)
@@ -119,7 +122,7 @@ if lake_has_games():
                 "gold",
                 "placements",
                 GOLD_WITHIN,
-                color=None if split == cross == "all" else "group",
+                color=legend or None,
                 reference=NO_EFFECT,
                 value_format=".2f",
             )
