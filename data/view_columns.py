@@ -112,5 +112,9 @@ COLUMN_MEANINGS: dict[str, dict[str, str]] = {
         **_PLACED,
         **{f"impact_{s}": f"the tile's impact on seat {s.upper()}" for s in "abcd"},
     },
-    "cells": dict(_CELL),
+    "cells": {
+        **_CELL,
+        "mirror_cell": "the cell's mirror class, named by its first cell in reading order: "
+        "the cells that left-right and top-bottom reflection map onto each other",
+    },
 }
