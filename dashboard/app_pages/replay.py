@@ -11,6 +11,7 @@ from dataclasses import replace
 import polars as pl
 import streamlit as st
 
+from dashboard.access import writes_allowed
 from dashboard.board_chart import board_chart, board_frame
 from dashboard.filters import Filters
 from dashboard.lake_data import QueryError, fetch, lake_version
@@ -306,6 +307,12 @@ def scoring(opened: OpenedGame, ply: int) -> None:
 def evaluation(opened: OpenedGame, ply: int, review: pl.DataFrame | None) -> None:
     st.subheader("Engine evaluation")
     if review is None:
+        if not writes_allowed():
+            st.caption(
+                "This game has no review yet, and this shared dashboard is read-only: "
+                "`kingdoms review --all` reviews the lake's games."
+            )
+            return
         st.caption(
             f"The engine reviews every move (budget {DEFAULT_BUDGET} iterations, seed "
             f"{DEFAULT_SEED}) once; the review is kept in the lake."

@@ -195,6 +195,21 @@ def test_review_then_jump_to_a_costly_move(lake: Lake, game: tuple[int, Timeline
     assert "loses" in app.markdown[0].value or "best" in app.markdown[0].value
 
 
+def test_a_shared_read_only_dashboard_offers_no_review_to_store(
+    lake: Lake, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    game_id = execute(connect(lake), "SELECT max(game_id) AS g FROM games WHERE players = 4")["g"][
+        0
+    ]
+    monkeypatch.setenv("KINGDOMS_DASHBOARD_SHARED", "1")
+    before = sorted(p.relative_to(lake.root) for p in lake.root.rglob("*"))
+    app = _open(game_id, 5)
+    assert not app.exception
+    assert not [b for b in app.button if b.key == "replay_review"]
+    assert any("read-only" in c.value for c in app.caption)
+    assert sorted(p.relative_to(lake.root) for p in lake.root.rglob("*")) == before
+
+
 def test_jump_list_goes_from_the_costliest_move_down_with_units(reviewed) -> None:
     game_id, _, review = reviewed
     flagged = [
