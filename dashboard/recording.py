@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from dashboard.timeline import Timeline
 from engine import pieces
-from engine.moves import CASTLE, DRAW, PASS, START, IllegalMoveError, Move
+from engine.moves import CASTLE, DRAW, PASS, START, IllegalMoveError, Move, MoveSyntaxError
 from engine.record import (
     EpochRecord,
     Record,
@@ -173,6 +173,23 @@ class Recording:
         if not state.empty or not found:
             return [Choice(PASS)]
         return found
+
+    def legal_moves(self) -> list[Move]:
+        """Every move the seat to move may make now: each of its choices on each empty cell."""
+        empties = [c for c, piece in enumerate(self.state.board) if not piece]
+        return [
+            choice.move(cell)
+            for choice in self.choices()
+            for cell in ([None] if choice.kind == PASS else empties)
+        ]
+
+    def read_move(self, text: str) -> Move:
+        """The move `text` names in the record notation (`C1 c3`, `d+5 a2`, `s-2 e1`, `pass`),
+        read by the engine's move parser; raises RecordingError with its reason."""
+        try:
+            return Move.from_str(text, self.state.geometry)
+        except MoveSyntaxError as error:
+            raise RecordingError(str(error)) from None
 
     def _unseen(self) -> list[int]:
         """Tile kinds that may still come out of the supply (or a `?` starting tile)."""
