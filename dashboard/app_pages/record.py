@@ -2,8 +2,10 @@
 `.kgn` records. The game in progress is kept in the lake as a draft (`?draft=ID`), so a page
 reload loses nothing.
 
-A move is an action from the palette and a cell chosen on the board (or in the Cell box), then
-Play or Enter: nothing is recorded on a cell that was not chosen for that very move.
+A move is typed in the record notation (`C1 c3` then Enter), or made of an action picked in the
+palette and a cell chosen on the board (or in the Cell box), then Play or Enter: nothing is
+recorded on a cell that was not chosen for that very move. The recorder is a fragment and its
+controls act through callbacks, so a click or a move reruns the recorder once, not the page.
 """
 
 from __future__ import annotations
@@ -12,8 +14,9 @@ from datetime import date
 
 import streamlit as st
 
+from dashboard.access import writes_allowed
 from dashboard.board_chart import board_chart, board_frame
-from dashboard.record_charts import PICK, clickable_board, clicked_cell
+from dashboard.record_charts import PICK, clickable_board, clicked_cell, with_chosen
 from dashboard.record_data import (
     Upload,
     draft_label,
@@ -26,13 +29,20 @@ from dashboard.record_data import (
     start_draft,
 )
 from dashboard.recording import Choice, EpochEnd, Recording, RecordingError
+from dashboard.replay_charts import spec_without_rows
 from dashboard.scoring_view import epoch_scoring
 from engine import pieces
-from engine.moves import CASTLE, DRAW, PASS, START
+from engine.geometry import Geometry
+from engine.moves import CASTLE, DRAW, PASS, START, Move
 from engine.rules import DEFAULT_EDITION, DISPLAY_NAMES, EDITIONS, VARIANTS, RuleSet
 
 SEATS = pieces.SEAT_LETTERS
 UNKNOWN = "?"
+PALETTE = (CASTLE, DRAW, START)  # the rows of the palette, one action picked in all of them
+READ_ONLY = (
+    "This dashboard is shared read-only: {what} is turned off here. Download the `.kgn` "
+    "record and add it with `kingdoms import` where the lake is kept."
+)
 
 
 def flash(kind: str, message: str) -> None:
@@ -41,9 +51,22 @@ def flash(kind: str, message: str) -> None:
 
 
 def show_flash() -> None:
+    """The message, in a slot that is there with or without one: what follows keeps its place
+    on the page (the typing box its keyboard focus)."""
+    slot = st.empty()
     kind, message = st.session_state.pop("record_flash", (None, None))
     if kind:
-        getattr(st, kind)(message)
+        getattr(slot, kind)(message)
+
+
+def remember(name: str, value: object) -> None:
+    """Button callback: keep a step of the page (a question asked, an epoch continued)."""
+    st.session_state[name] = value
+
+
+def drop(name: str) -> None:
+    """Button callback: forget a step of the page (a question answered "no")."""
+    st.session_state.pop(name, None)
 
 
 def replay_link(game_id: int, label: str) -> None:
@@ -91,33 +114,42 @@ def draft_list() -> None:
             st.rerun()
 
 
+def set_starts(draft_id: str, epoch: int, players: int) -> None:
+    """Starting tiles callback: enter the tiles chosen in the boxes."""
+    recording = resume(draft_id)
+    if recording is None:
+        return
+    chosen = [st.session_state[f"record_start_{epoch}_{seat}"] for seat in range(players)]
+    wanted = [None if t == UNKNOWN else pieces.parse_tile(t) for t in chosen]
+    try:
+        recording.set_starts(wanted)
+    except RecordingError as error:
+        flash("error", f"Refused: {error}")
+    else:
+        keep(draft_id, recording)
+        flash("success", "Starting tiles entered.")
+
+
 def starts_editor(draft_id: str, recording: Recording) -> None:
     """The current epoch's starting tiles, entered when known."""
     tiles = [UNKNOWN] + [pieces.piece_token(t) for t in sorted(set(recording.rules.tiles))]
     current = recording.starts()
-    columns = st.columns(recording.players + 1)
-    chosen = []
-    for seat, column in enumerate(columns[:-1]):
+    columns = st.columns(recording.players)
+    for seat, column in enumerate(columns):
         known = current[seat]
         value = pieces.piece_token(known) if known else UNKNOWN
-        chosen.append(
-            column.selectbox(
-                f"{SEATS[seat]} {recording.names[seat]}",
-                tiles,
-                index=tiles.index(value),
-                key=f"record_start_{recording.epoch}_{seat}",
-            )
+        column.selectbox(
+            f"{SEATS[seat]} {recording.names[seat]}",
+            tiles,
+            index=tiles.index(value),
+            key=f"record_start_{recording.epoch}_{seat}",
         )
-    if columns[-1].button("Set starting tiles", key="record_set_starts"):
-        wanted = [None if t == UNKNOWN else pieces.parse_tile(t) for t in chosen]
-        try:
-            recording.set_starts(wanted)
-        except RecordingError as error:
-            flash("error", f"Refused: {error}")
-        else:
-            keep(draft_id, recording)
-            flash("success", "Starting tiles entered.")
-        st.rerun()
+    st.button(
+        "Set starting tiles",
+        key="record_set_starts",
+        on_click=set_starts,
+        args=(draft_id, recording.epoch, recording.players),
+    )
 
 
 # ---------------------------------------------------------------- the move being entered
@@ -133,82 +165,65 @@ def changed() -> None:
     st.session_state["record_changes"] = st.session_state.get("record_changes", 0) + 1
 
 
+def pick_key(kind: str, key: str) -> str:
+    return f"record_pick_{kind}_{key}"
+
+
 def chosen_choice(key: str) -> Choice | None:
-    return st.session_state.get(f"record_choice_{key}")
+    """The action picked in the palette for this move (None: nothing yet)."""
+    rows = (st.session_state.get(pick_key(kind, key)) for kind in PALETTE)
+    return next((choice for choice in rows if choice is not None), None)
 
 
-def choose(key: str, choice: Choice | None, group: str | None = None) -> None:
-    """Palette callback: the action (or the group whose value comes next) for this move."""
-    st.session_state[f"record_choice_{key}"] = choice
-    st.session_state[f"record_group_{key}"] = group
+def picked(kind: str, key: str) -> None:
+    """Palette callback: one action at a time, so a pick in one row clears the others."""
+    for other in PALETTE:
+        if other != kind and pick_key(other, key) in st.session_state:
+            st.session_state[pick_key(other, key)] = None
+
+
+def tile_label(choice: Choice) -> str:
+    return pieces.piece_token(choice.tile).replace("-", "−")
 
 
 def palette(key: str, recording: Recording) -> Choice | None:
-    """The actions of the seat to move as buttons: castle ranks held, "drawn tile" then its
-    value, the starting tile (its value too when nobody saw it), pass only when it is all."""
+    """The actions of the seat to move, as rows of pills that wrap rather than squeeze: castle
+    ranks held (× how many are left), the drawn tile's value, the starting tile (its value too
+    when nobody saw it); pass only when it is all."""
     names = DISPLAY_NAMES[recording.rules.edition]
     seat = recording.seat_to_move
     assert seat is not None
     choices = recording.choices()
-    chosen = chosen_choice(key)
-    group = st.session_state.get(f"record_group_{key}")
     if choices == [Choice(PASS)]:
-        choose(key, choices[0])
         st.info("Nothing else is possible: this turn is a pass.")
         return choices[0]
-    castles = [c for c in choices if c.kind == CASTLE]
     held = recording.state.castles[seat]
-    if castles:
-        st.caption(f"{names['castle'].capitalize()} of rank (× how many are left)")
-    columns = st.columns(max(len(castles), 1))
-    for column, choice in zip(columns, castles, strict=False):
-        left = held[choice.rank - 1]
-        column.button(
-            f"{choice.rank} ×{left}",
-            help=f"{names['castle']} of rank {choice.rank}, {left} left",
-            key=f"record_pick_castle_{choice.rank}",
-            type="primary" if chosen == choice else "secondary",
-            on_click=choose,
-            args=(key, choice),
-            width="stretch",
-        )
-    tiles = {kind: [c for c in choices if c.kind == kind] for kind in (DRAW, START)}
-    labels = {DRAW: "Drawn tile", START: "Starting tile"}
-    present = [kind for kind in (DRAW, START) if tiles[kind]]
-    for column, kind in zip(st.columns(max(len(present), 1)), present, strict=False):
-        only = tiles[kind][0] if len(tiles[kind]) == 1 else None
-        label = labels[kind] + (f" {pieces.piece_token(only.tile)}" if only else " …")
-        column.button(
-            label,
-            key=f"record_pick_{kind}",
-            type="primary"
-            if group == kind or (chosen is not None and chosen == only)
-            else "secondary",
-            on_click=choose,
-            args=(key, only, None if only else kind),
-            width="stretch",
-        )
-    if group in tiles and len(tiles[group]) > 1:
-        st.caption(f"{labels[group]}: which one?")
-        values = tiles[group]
-        for start in range(0, len(values), 8):
-            row = values[start : start + 8]
-            for column, choice in zip(st.columns(8), row, strict=False):
-                column.button(
-                    pieces.piece_token(choice.tile).replace("-", "−"),
-                    key=f"record_pick_{group}_{choice.tile}",
-                    type="primary" if chosen == choice else "secondary",
-                    on_click=choose,
-                    args=(key, choice, group),
-                    width="stretch",
-                )
-    return chosen
+    rows = {
+        CASTLE: (
+            f"{names['castle'].capitalize()} of rank (× how many are left)",
+            lambda choice: f"C{choice.rank} ×{held[choice.rank - 1]}",
+        ),
+        DRAW: ("Drawn tile", tile_label),
+        START: ("Starting tile", tile_label),
+    }
+    for kind, (label, text) in rows.items():
+        options = [choice for choice in choices if choice.kind == kind]
+        if options:
+            st.pills(
+                label,
+                options,
+                format_func=text,
+                key=pick_key(kind, key),
+                on_change=picked,
+                args=(kind, key),
+                wrap=True,
+            )
+    return chosen_choice(key)
 
 
-def play(draft_id: str, recording: Recording, choice: Choice, cell: int | None) -> None:
-    """Try one move; refused moves leave the recording as it was."""
+def play(draft_id: str, recording: Recording, move: Move) -> None:
+    """Try one move; a refused move leaves the recording as it was."""
     seat = recording.seat_to_move
-    move = choice.move(cell)
     text = move.to_str(recording.state.geometry)
     try:
         recording.play(move)
@@ -229,6 +244,61 @@ def why_not_yet(choice: Choice | None, cell: int | None) -> str | None:
     return None
 
 
+def play_chosen(draft_id: str, key: str, choice: Choice) -> None:
+    """Play callback: the action picked and the cell chosen for this move (nothing if the
+    record changed since, e.g. by a move typed and entered with the same Enter)."""
+    if key != move_key(draft_id):
+        return
+    recording = resume(draft_id)
+    cell = st.session_state.get(f"record_cell_{key}")
+    if recording is not None and why_not_yet(choice, cell) is None:
+        play(draft_id, recording, choice.move(cell))
+
+
+def typed_key(draft_id: str) -> str:
+    """The typing box keeps its key from move to move, so it keeps the keyboard's focus."""
+    return f"record_typed_{draft_id}"
+
+
+def play_typed(draft_id: str) -> None:
+    """Typing box callback: read what was typed with the engine's move parser and play it;
+    what cannot be read is refused with the parser's reason, shown as plain text."""
+    box = typed_key(draft_id)
+    text, st.session_state[box] = st.session_state.get(box), None
+    recording = resume(draft_id)
+    if not text or recording is None or recording.seat_to_move is None:
+        return
+    try:
+        move = recording.read_move(text)
+    except RecordingError as error:
+        st.session_state["record_unread"] = f"Refused “{text}”: {error}"
+        return
+    play(draft_id, recording, move)
+
+
+def typed_entry(draft_id: str, recording: Recording) -> None:
+    """A move typed in the record notation: the list completes it with the legal moves that
+    begin with what is typed, and Enter plays it (checked by the engine)."""
+    geometry = recording.state.geometry
+    st.selectbox(
+        "Type a move",
+        [move.to_str(geometry) for move in recording.legal_moves()],
+        index=None,
+        key=typed_key(draft_id),
+        accept_new_options=True,
+        filter_mode="prefix",
+        placeholder="e.g. C1 c3, d+5 a2, s-2 e1 or pass, then Enter",
+        on_change=play_typed,
+        args=(draft_id,),
+        help="The record notation: `C1`–`C4` a castle of that rank, `d` and the tile drawn, "
+        "`s` and the starting tile, then the cell; `pass` when nothing else is possible. "
+        "The list holds the legal moves that begin with what is typed.",
+    )
+    unread = st.session_state.pop("record_unread", None)
+    if unread:
+        st.text(unread)
+
+
 def move_entry(draft_id: str, recording: Recording) -> None:
     names = DISPLAY_NAMES[recording.rules.edition]
     seat = recording.seat_to_move
@@ -238,12 +308,14 @@ def move_entry(draft_id: str, recording: Recording) -> None:
         f"**Epoch {recording.epoch}** · to move: "
         f":{_colour(seat)}-badge[{SEATS[seat]} {recording.names[seat]}]"
     )
+    typed_entry(draft_id, recording)
     choice = palette(key, recording)
     cell = None
+    cell_column, play_column = st.columns(2, vertical_alignment="bottom")
     if choice is not None and choice.kind != PASS:
         geometry = recording.state.geometry
         empties = [c for c, piece in enumerate(recording.state.board) if not piece]
-        cell = st.selectbox(
+        cell = cell_column.selectbox(
             "Cell (or click it on the board)",
             empties,
             index=None,
@@ -251,26 +323,34 @@ def move_entry(draft_id: str, recording: Recording) -> None:
             placeholder="not chosen yet",
             key=f"record_cell_{key}",
         )
-    if choice is not None:
-        st.caption(f"Action: {choice.label(names)}")
     reason = why_not_yet(choice, cell)
-    if st.button(
+    play_column.button(
         "Play",
         key="record_play",
         type="primary",
         disabled=reason is not None,
         help=reason or "Record this move (Enter).",
         shortcut="Enter",
-    ):
-        assert choice is not None
-        play(draft_id, recording, choice, cell)
-        st.rerun()
+        on_click=play_chosen,
+        args=(draft_id, key, choice),
+        width="stretch",
+    )
+    if choice is not None:
+        st.caption(f"Action: {choice.label(names)}")
     if reason:
         st.caption(reason)
 
 
 def _colour(seat: int) -> str:
     return ("red", "blue", "green", "violet")[seat]
+
+
+@st.cache_data(max_entries=8, show_spinner=False)
+def board_spec(geometry: Geometry, edition: str) -> dict:
+    """The clickable board of a board size as a spec without its rows, built once: a click
+    or a move sends only the new rows."""
+    empty = board_frame([pieces.EMPTY] * geometry.cells, geometry, edition)
+    return spec_without_rows(clickable_board(empty, None))
 
 
 def board(draft_id: str, recording: Recording) -> None:
@@ -295,8 +375,9 @@ def board(draft_id: str, recording: Recording) -> None:
             st.session_state[cell_key] = cell
 
     chosen_name = state.geometry.cell_name(chosen) if chosen is not None else None
-    st.altair_chart(
-        clickable_board(cells, chosen_name),
+    st.vega_lite_chart(
+        with_chosen(cells, chosen_name),
+        board_spec(state.geometry, recording.rules.edition),
         on_select=clicked,
         selection_mode=PICK,
         key=chart_key,
@@ -333,55 +414,92 @@ def epoch_over(draft_id: str, recording: Recording, end: EpochEnd) -> None:
             finished(draft_id, recording)
         else:
             st.info(f"Epoch {end.epoch} is over: check each seat's gold against the table's.")
-            if st.button(
+            st.button(
                 f"Continue to epoch {recording.epoch}",
                 key="record_continue",
                 type="primary",
                 shortcut="Enter",
-            ):
-                st.session_state[continued_key(draft_id, end)] = True
-                st.rerun()
-        undo_button(recording, draft_id)
+                on_click=remember,
+                args=(continued_key(draft_id, end), True),
+            )
+        undo_button(draft_id, recording)
     epoch_scoring(end.breakdown, end.board, recording.state.geometry, recording.players, end.epoch)
 
 
 def finished(draft_id: str, recording: Recording) -> None:
+    """The game is over: save it to the lake, after a second click that says what it adds."""
     st.success(f"The game is over: {recording.record.tags.get('Result', '')}.")
-    if st.button("Save to the lake", key="record_save", type="primary"):
+    if not writes_allowed():
+        st.info(READ_ONLY.format(what="saving to the lake"))
+        return
+    asking = st.session_state.get("record_confirm_save") == draft_id
+    if not asking:
+        st.button(
+            "Save to the lake",
+            key="record_save",
+            type="primary",
+            on_click=remember,
+            args=("record_confirm_save", draft_id),
+        )
+        return
+    st.warning(
+        f"Add this game ({len(recording.moves)} moves) to the lake as a recorded game? "
+        "Its draft goes once it is in."
+    )
+    yes, no = st.columns(2)
+    if yes.button("Yes, save it", key="record_save_yes", type="primary"):
+        del st.session_state["record_confirm_save"]
         upload = save_recording(draft_id, recording)
         if upload.report.errors:
             st.error("; ".join(upload.report.errors))
-        else:
-            game_id = upload.games[0][1]
-            del st.query_params["draft"]
-            flash("success", f"Saved as game {game_id} (source: recorded).")
-            st.session_state["record_saved"] = game_id
-            st.rerun()
+            return
+        game_id = upload.games[0][1]
+        del st.query_params["draft"]
+        flash("success", f"Saved as game {game_id} (source: recorded).")
+        st.session_state["record_saved"] = game_id
+        st.rerun()
+    no.button(
+        "Not yet",
+        key="record_save_no",
+        on_click=drop,
+        args=("record_confirm_save",),
+    )
 
 
 # ---------------------------------------------------------------- the recorder
 
 
-def undo_button(recording: Recording, draft_id: str) -> None:
-    if st.button("Undo the last move", key="record_undo", disabled=not recording.moves):
-        taken = recording.undo()
-        if taken is not None:
-            keep(draft_id, recording)
-            changed()
-            flash(
-                "info",
-                f"Took back {SEATS[taken.seat]} {taken.move.to_str(recording.state.geometry)}.",
-            )
-        st.rerun()
+def take_back(draft_id: str) -> None:
+    """Undo callback: take back the last move."""
+    recording = resume(draft_id)
+    taken = recording.undo() if recording is not None else None
+    if recording is None or taken is None:
+        return
+    keep(draft_id, recording)
+    changed()
+    flash("info", f"Took back {SEATS[taken.seat]} {taken.move.to_str(recording.state.geometry)}.")
+
+
+def undo_button(draft_id: str, recording: Recording) -> None:
+    st.button(
+        "Undo the last move",
+        key="record_undo",
+        disabled=not recording.moves,
+        on_click=take_back,
+        args=(draft_id,),
+    )
 
 
 def discard(draft_id: str, recording: Recording) -> None:
     """Throwing a draft away asks first: its moves cannot be recovered."""
     asking = st.session_state.get("record_confirm_discard") == draft_id
     if not asking:
-        if st.button("Throw this draft away", key="record_discard"):
-            st.session_state["record_confirm_discard"] = draft_id
-            st.rerun()
+        st.button(
+            "Throw this draft away",
+            key="record_discard",
+            on_click=remember,
+            args=("record_confirm_discard", draft_id),
+        )
         return
     st.warning(
         f"Throw away this draft and its {len(recording.moves)} moves? This cannot be undone."
@@ -393,9 +511,12 @@ def discard(draft_id: str, recording: Recording) -> None:
         del st.query_params["draft"]
         flash("info", "The draft was thrown away.")
         st.rerun()
-    if no.button("Keep it", key="record_discard_no"):
-        del st.session_state["record_confirm_discard"]
-        st.rerun()
+    no.button(
+        "Keep it",
+        key="record_discard_no",
+        on_click=drop,
+        args=("record_confirm_discard",),
+    )
 
 
 def draft_tools(draft_id: str, recording: Recording) -> None:
@@ -414,14 +535,14 @@ def draft_tools(draft_id: str, recording: Recording) -> None:
         st.code(recording.text(), language=None)
 
 
-def recorder(draft_id: str, recording: Recording) -> None:
+@st.fragment
+def recorder(draft_id: str) -> None:
+    """The draft as it stands: the board and the move being entered, or the epoch just ended."""
+    recording = resume(draft_id)
+    if recording is None:
+        st.warning(f"There is no draft '{draft_id}' (it may have been saved or thrown away).")
+        return
     rules: RuleSet = recording.rules
-    st.caption(
-        f"Draft {draft_id} · {rules.edition}"
-        + (f" ({rules.variant_text()})" if rules.variants else "")
-        + " · "
-        + ", ".join(f"{SEATS[s]} {n}" for s, n in enumerate(recording.names))
-    )
     show_flash()
     end = recording.finished_epoch()
     if end is not None and (
@@ -435,22 +556,47 @@ def recorder(draft_id: str, recording: Recording) -> None:
         board(draft_id, recording)
         gold_line(recording)
     with right:
+        move_entry(draft_id, recording)
+        undo_button(draft_id, recording)
         if rules.starting_tiles:
             with st.expander(f"Starting tiles of epoch {recording.epoch}", expanded=False):
                 starts_editor(draft_id, recording)
-        move_entry(draft_id, recording)
-        undo_button(recording, draft_id)
         draft_tools(draft_id, recording)
 
 
 def uploads() -> None:
     st.subheader("Upload records")
+    if not writes_allowed():
+        st.info(READ_ONLY.format(what="uploading records"))
+        return
     files = st.file_uploader(
         "`.kgn` files", type=["kgn", "txt"], accept_multiple_files=True, key="record_upload"
     )
-    if st.button("Import", key="record_import", disabled=not files):
-        outcome: Upload = import_texts([(f.name, f.getvalue()) for f in files or []])
-        st.session_state["record_import_outcome"] = outcome
+    if st.session_state.get("record_confirm_import") and files:
+        st.warning(
+            f"Add {len(files)} record(s) to the lake as recorded games? "
+            "Each is checked first; a bad one adds nothing."
+        )
+        yes, no = st.columns(2)
+        if yes.button("Yes, import", key="record_import_yes", type="primary"):
+            del st.session_state["record_confirm_import"]
+            outcome: Upload = import_texts([(f.name, f.getvalue()) for f in files])
+            st.session_state["record_import_outcome"] = outcome
+            st.rerun()
+        no.button(
+            "Cancel",
+            key="record_import_no",
+            on_click=drop,
+            args=("record_confirm_import",),
+        )
+    else:
+        st.button(
+            "Import",
+            key="record_import",
+            disabled=not files,
+            on_click=remember,
+            args=("record_confirm_import", True),
+        )
     outcome = st.session_state.get("record_import_outcome")
     if outcome is not None:
         report = outcome.report
@@ -469,7 +615,7 @@ draft_id = st.query_params.get("draft")
 recording = resume(draft_id) if draft_id else None
 if draft_id and recording is None:
     st.warning(f"There is no draft '{draft_id}' (it may have been saved or thrown away).")
-if recording is None:
+if draft_id is None or recording is None:
     show_flash()
     saved = st.session_state.get("record_saved")
     if saved is not None:
@@ -478,4 +624,10 @@ if recording is None:
     draft_list()
     uploads()
 else:
-    recorder(draft_id, recording)
+    st.caption(
+        f"Draft {draft_id} · {recording.rules.edition}"
+        + (f" ({recording.rules.variant_text()})" if recording.rules.variants else "")
+        + " · "
+        + ", ".join(f"{SEATS[s]} {n}" for s, n in enumerate(recording.names))
+    )
+    recorder(draft_id)

@@ -2,19 +2,21 @@
 
 from __future__ import annotations
 
+import copy
 from datetime import date
 
 import pytest
 from streamlit.testing.v1 import AppTest
 
+from dashboard.access import SHARED
 from dashboard.record_data import keep, resume, start_draft
-from dashboard.recording import Recording, RecordingError
+from dashboard.recording import Choice, Recording, RecordingError
 from data.drafts import list_drafts
 from data.importer import played_from_record
 from data.lake import Lake
 from data.reader import connect, execute
 from engine import pieces
-from engine.moves import CASTLE, DRAW, PASS, Move
+from engine.moves import CASTLE, DRAW, PASS, START, IllegalMoveError, Move, MoveSyntaxError
 from engine.playout import random_game
 from engine.state import Game
 from engine.turns import Turn, walk
@@ -39,17 +41,34 @@ def _turns(seed: int) -> list[Turn]:
     return [t for t in walk(game, state.history) if isinstance(t, Turn)]
 
 
+def _pills(app: AppTest, kind: str):
+    """The palette's row of one kind of action (castle, draw, start) for the move at hand."""
+    return next(g for g in app.button_group if g.key.startswith(f"record_pick_{kind}_"))
+
+
 def _pick(app: AppTest, move: Move) -> AppTest:
-    """Choose a move's action on the palette: a castle rank, or the tile's group then value."""
-    if move.kind == CASTLE:
-        return app.button(key=f"record_pick_castle_{move.rank}").click().run()
+    """Choose a move's action in the palette: a castle rank, a drawn or a starting tile."""
     if move.kind == PASS:
         return app
-    app.button(key=f"record_pick_{move.kind}").click().run()
-    value = f"record_pick_{move.kind}_{move.tile}"
-    if any(b.key == value for b in app.button):
-        app.button(key=value).click().run()
-    return app
+    choice = (
+        Choice(move.kind, rank=move.rank)
+        if move.kind == CASTLE
+        else Choice(move.kind, tile=move.tile)
+    )
+    return _pills(app, move.kind).set_value(choice).run()
+
+
+def _typing_box(app: AppTest):
+    return next(s for s in app.selectbox if s.key and s.key.startswith("record_typed_"))
+
+
+def _type(app: AppTest, text: str) -> AppTest:
+    """Enter `text` in the typing box as the browser sends it: a text that is no option of the
+    box (what the user typed) is sent as it is."""
+    box = _typing_box(app)
+    if text not in box.options:
+        box.options.append(text)
+    return box.set_value(text).run()
 
 
 def _cell_box(app: AppTest):
@@ -104,7 +123,14 @@ def test_record_a_game_undo_save_and_find_it(lake: Lake) -> None:
     app = _play_in_app(app, turns[-2].move)
     app = _play_in_app(app, turns[-1].move)
     assert any("The game is over" in s.value for s in app.success)
+    games_before = len(execute(connect(lake), "game_search", {"limit": 10_000}))
+    app.button(key="record_save").click().run()  # asks first
+    assert "as a recorded game?" in app.warning[0].value
+    app.button(key="record_save_no").click().run()
+    assert resume(draft_id) is not None and not app.warning
+    assert len(execute(connect(lake), "game_search", {"limit": 10_000})) == games_before
     app.button(key="record_save").click().run()
+    app.button(key="record_save_yes").click().run()
     assert not app.exception
     saved = next(s.value for s in app.success if "Saved as game" in s.value)
     game_id = int(saved.split("game ")[1].split()[0])
@@ -124,7 +150,7 @@ def test_play_waits_for_a_cell_chosen_for_this_very_move() -> None:
     play = app.button(key="record_play")
     assert play.disabled and any("Choose an action" in c.value for c in app.caption)
     app = _pick(app, Move(CASTLE, None, rank=1))
-    assert app.button(key="record_pick_castle_1").proto.type == "primary"  # highlighted
+    assert _pills(app, CASTLE).value == Choice(CASTLE, rank=1)  # highlighted
     assert _cell_box(app).value is None
     assert app.button(key="record_play").disabled
     assert any("Choose a cell" in c.value for c in app.caption)
@@ -139,7 +165,7 @@ def test_play_waits_for_a_cell_chosen_for_this_very_move() -> None:
     app.button(key="record_undo").click().run()
     assert resume(draft_id).moves == []
     assert app.button(key="record_play").disabled
-    assert app.button(key="record_pick_castle_1").proto.type == "secondary"
+    assert _pills(app, CASTLE).value is None
 
 
 def test_the_palette_holds_ranks_still_held_then_tile_values() -> None:
@@ -148,18 +174,16 @@ def test_the_palette_holds_ranks_still_held_then_tile_values() -> None:
     recording.play(Move(CASTLE, 1, rank=4))  # B's
     recording.set_starts([pieces.resource(3), None])  # A's starting tile was seen, B's not
     app = _reopen(start_draft(recording))
-    keys = {b.key for b in app.button}
-    assert {"record_pick_castle_1", "record_pick_castle_2", "record_pick_castle_3"} <= keys
-    assert "record_pick_castle_4" not in keys  # A has placed it
-    assert app.button(key="record_pick_castle_1").label == "1 ×4"
-    assert app.button(key="record_pick_castle_1").help.endswith("of rank 1, 4 left")
-    app.button(key="record_pick_start").click().run()  # known: one click is the whole action
-    assert app.button(key="record_pick_start").label == "Starting tile +3"
+    assert _pills(app, CASTLE).options == ["C1 ×4", "C2 ×3", "C3 ×2"]  # A has placed its C4
+    assert _pills(app, START).options == ["+3"]  # known: the one tile it can be
+    _pills(app, START).set_value(Choice(START, tile=pieces.resource(3))).run()
     assert any(c.value == "Action: starting tile +3" for c in app.caption)
-    app.button(key="record_pick_draw").click().run()
-    values = [b for b in app.button if b.key and b.key.startswith("record_pick_draw_")]
-    assert len(values) == len({c.tile for c in recording.choices() if c.kind == DRAW})
-    values[0].click().run()
+    draws = [c for c in recording.choices() if c.kind == DRAW]
+    assert _pills(app, DRAW).options == [
+        pieces.piece_token(c.tile).replace("-", "−") for c in draws
+    ]
+    _pills(app, DRAW).set_value(draws[0]).run()  # one action at a time
+    assert _pills(app, START).value is None
     assert any(c.value.startswith("Action: drawn tile") for c in app.caption)
 
 
@@ -226,6 +250,7 @@ def test_upload_a_good_and_a_bad_record() -> None:
     uploader.upload("bad.kgn", bad, "text/plain")
     app.run()
     app.button(key="record_import").click().run()
+    app.button(key="record_import_yes").click().run()
     assert not app.exception
     summary = next(m.value for m in app.markdown if "Imported" in m.value)
     assert "**1** already in the lake" in summary and "**1** bad" in summary
@@ -248,3 +273,87 @@ def test_recording_refuses_and_keeps_state() -> None:
     assert recording.seat_to_move == 0
     recording.undo()
     assert recording.moves == [] and recording.seat_to_move == 1
+
+
+def test_a_typed_move_is_read_and_checked_by_the_engine() -> None:
+    """`C1 c3` then Enter records the move; a text the engine's parser refuses, or a move its
+    rules refuse, is shown with the engine's own reason and changes nothing."""
+    app = AppTest.from_file(PAGE, default_timeout=60).run()
+    draft_id = _start(app, ["Ann", "Bob"], 0)
+    app = _type(_reopen(draft_id), "C4 c3")
+    assert not app.exception
+    assert [(m.seat, m.move) for m in resume(draft_id).moves] == [(0, Move(CASTLE, 14, rank=4))]
+    assert any(s.value == "A C4 c3 recorded." for s in app.success)
+    app = _type(app, "C1 d3")  # B's move
+    recording = resume(draft_id)
+    before = recording.text()
+    geometry = recording.state.geometry
+
+    app = _type(app, "C9 e1")
+    with pytest.raises(MoveSyntaxError) as unread:
+        Move.from_str("C9 e1", geometry)
+    assert any(str(unread.value) in t.value for t in app.text)
+    app = _type(app, "C4 e1")  # A has placed its only rank-4 castle
+    with pytest.raises(IllegalMoveError) as refused:
+        recording.state.clone().apply_move(Move.from_str("C4 e1", geometry))
+    assert any(str(refused.value) in e.value for e in app.error)
+    assert resume(draft_id).text() == before
+    assert _typing_box(app).value is None  # emptied for the next try
+
+
+def test_the_typing_box_completes_with_exactly_the_legal_moves(lake: Lake) -> None:
+    """Mid-game, with a starting tile nobody saw: the box's list is every text of the notation
+    that the engine accepts as the next move, and nothing else."""
+    turns = _turns(seed=6)
+    recording = Recording.new("kingdoms-2011", ["Ann", "Bob"], turns[0].seat)
+    for turn in turns[:37]:  # into epoch 2
+        recording.play(turn.move)
+    app = _reopen(start_draft(recording))
+    geometry = recording.state.geometry
+    tiles = [pieces.piece_token(t) for t in sorted(set(recording.rules.tiles))]
+    actions = [f"C{rank}" for rank in range(1, 5)] + [f"{k}{t}" for k in "ds" for t in tiles]
+    texts = [f"{a} {geometry.cell_name(c)}" for a in actions for c in range(geometry.cells)]
+
+    def accepted(text: str) -> bool:
+        trial = copy.deepcopy(recording)
+        try:
+            trial.play(trial.read_move(text))
+        except RecordingError:
+            return False
+        return True
+
+    legal = [text for text in texts + ["pass"] if accepted(text)]
+    assert legal and len(legal) < len(texts)
+    assert sorted(_typing_box(app).options) == sorted(legal)
+
+
+def test_a_shared_dashboard_offers_no_save_and_no_import(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv(SHARED, "1")
+    app = AppTest.from_file(PAGE, default_timeout=60).run()
+    assert not app.get("file_uploader")
+    assert not any(b.key == "record_import" for b in app.button)
+    assert any("uploading records is turned off" in i.value for i in app.info)
+    turns = _turns(seed=4)
+    recording = Recording.new("kingdoms-2011", ["Ann", "Bob"], turns[0].seat)
+    for turn in turns:
+        recording.play(turn.move)
+    app = _reopen(start_draft(recording))
+    assert any("The game is over" in s.value for s in app.success)
+    assert not any(b.key and b.key.startswith("record_save") for b in app.button)
+    assert any("saving to the lake is turned off" in i.value for i in app.info)
+
+
+def test_import_asks_first(lake: Lake) -> None:
+    record = sorted(RECORDS.glob("*.kgn"))[1]
+    app = AppTest.from_file(PAGE, default_timeout=60).run()
+    app.get("file_uploader")[0].upload(record.name, record.read_bytes(), "text/plain")
+    app.run()
+    app.button(key="record_import").click().run()
+    assert "Add 1 record(s) to the lake" in app.warning[0].value
+    assert not any("Imported" in m.value for m in app.markdown)
+    app.button(key="record_import_no").click().run()
+    assert not app.warning and not any("Imported" in m.value for m in app.markdown)
+    app.button(key="record_import").click().run()
+    app.button(key="record_import_yes").click().run()
+    assert not app.exception
+    assert any("Imported" in m.value for m in app.markdown)
