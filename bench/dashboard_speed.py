@@ -21,7 +21,7 @@ from bench.lake_speed import BENCH_LAKE, bench_lake
 from dashboard.charts import clear_shapes
 from data.default_lake import build_preset_lake
 from data.lake import Lake
-from data.simulate import workers_count
+from engine.cli_support import workers_count
 
 APP = str(Path(dashboard.__file__).with_name("streamlit_app.py"))
 PAGES = (

@@ -13,7 +13,8 @@ from pathlib import Path
 from data.lake import Lake, LakeVersionError, write_table
 from data.reader import connect, execute, query_names, query_parameters
 from data.schema import all_tables
-from data.simulate import DEFAULT_BATCH, Plan, plan_games, simulate, workers_count
+from data.simulate import DEFAULT_BATCH, Plan, plan_games, simulate
+from engine.cli_support import workers_count
 from engine.playout import random_games
 from engine.rules import rule_set
 from engine.state import Game

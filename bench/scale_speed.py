@@ -13,7 +13,8 @@ from bench.lake_speed import warm_ms
 from data.compact import compact
 from data.lake import MANIFEST, Lake, LakeVersionError
 from data.reader import connect, execute, query_names, query_parameters
-from data.simulate import Plan, simulate, workers_count
+from data.simulate import Plan, simulate
+from engine.cli_support import workers_count
 
 SCALE_GAMES = 1_120_000  # about 100.8 million moves with player counts 2, 3, 4 cycled
 SCALE_BATCH = 20_000

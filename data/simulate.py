@@ -29,11 +29,15 @@ from engine.kernel.batch import policy_games
 from engine.kernel.policies import POLICIES
 from engine.rules import RuleSet
 from engine.state import Game
-from engine.tokens import parse_int
 
 RANDOM = "random"
 SOURCE = "simulated"
 DEFAULT_BATCH = 8000
+# A batch is played and staged in one process's memory: about 21 KB a 4-player random game,
+# so the largest is about a gigabyte.
+MAX_BATCH_SIZE = 50_000
+# A run's shards are listed before the first is played, and each becomes a batch of the lake.
+MAX_BATCHES = 200_000
 SEED_STRIDE = 1_000_003  # game i of a run on seed s plays on seed s × SEED_STRIDE + i
 MAX_SEED = 10**12  # so that a game's seed fits the lake's 64-bit `seed` column
 
@@ -157,17 +161,6 @@ def _star(args: tuple) -> ShardResult:
     return play_batch(*args)
 
 
-def workers_count(text: str | int) -> int:
-    if text == "auto":
-        return os.cpu_count() or 1
-    count = parse_int(str(text), 0, 1024)
-    if count is None:
-        raise PlanError(f"--workers: '{text}' is not a number of workers or 'auto'")
-    if count < 1:
-        raise PlanError(f"--workers: must be at least 1, not {count}")
-    return count
-
-
 def check_seed(seed: int) -> None:
     """Refuse a seed whose games' seeds (seed × SEED_STRIDE + index) would not fit the lake."""
     if not -MAX_SEED <= seed <= MAX_SEED:
@@ -175,12 +168,36 @@ def check_seed(seed: int) -> None:
 
 
 def shards(plan: Plan, workers: int) -> list[Shard]:
-    """The plan's games cut into shards of its batch size, smaller when several workers share
-    them (each busy, the progress bar moving); the same arguments give the same shards."""
-    size = plan.batch_size
-    if workers > 1:
-        size = max(1, min(size, -(-plan.games // (workers * 4))))
+    """The plan's games cut into shards of `shard_size` games; the same arguments give the
+    same shards."""
+    size = shard_size(plan, workers)
     return [(start, min(start + size, plan.games)) for start in range(0, plan.games, size)]
+
+
+def shard_size(plan: Plan, workers: int) -> int:
+    """The plan's batch size, smaller when several workers share the games (each busy, the
+    progress bar moving)."""
+    if workers > 1:
+        return max(1, min(plan.batch_size, -(-plan.games // (workers * 4))))
+    return plan.batch_size
+
+
+def check_batches(plan: Plan, workers: int) -> None:
+    """Refuse a plan cut into more than MAX_BATCHES shards, before any is listed."""
+    size = shard_size(plan, workers)
+    count = -(-plan.games // size)
+    if count <= MAX_BATCHES:
+        return
+    if size < plan.batch_size:
+        raise PlanError(
+            f"--workers: {workers:,} workers cut {plan.games:,} games into {count:,} batches, "
+            f"more than the {MAX_BATCHES:,} a run may have"
+        )
+    raise PlanError(
+        f"--batch-size: {plan.games:,} games in batches of {size:,} are {count:,} batches, "
+        f"more than the {MAX_BATCHES:,} a run may have (a batch size of at least "
+        f"{-(-plan.games // MAX_BATCHES):,} for these games)"
+    )
 
 
 def shard_key(plan: Plan) -> str:
@@ -204,6 +221,7 @@ def simulate(
     it ends in a KeyboardInterrupt that says how many games those added."""
     check_agents(plan.agents)
     check_seed(plan.seed)
+    check_batches(plan, workers)
     keep_freed_memory()
     existing = lake.stored_ids()  # not staged again; each commit checks under the lock
     key = shard_key(plan)

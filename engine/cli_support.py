@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from pathlib import Path
 
 from engine.record import Record, RecordError, read_record_file
+from engine.rules import RulesError, check_players
 from engine.state import State
 from engine.tokens import parse_int
 
@@ -25,6 +27,30 @@ def whole_number(text: str) -> int:
     if value is None:
         raise argparse.ArgumentTypeError(f"'{text}' is not a whole number")
     return value
+
+
+def player_count(text: str) -> int:
+    """An argparse type: a player count the rules allow."""
+    count = whole_number(text)
+    try:
+        check_players(count)
+    except RulesError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
+    return count
+
+
+def workers_count(text: str | int, here: bool = True) -> int:
+    """A `--workers` value: 'auto' (this machine's cores) or a count from 1. Processes started
+    here (`here`) are at most the cores: more only add memory to work that keeps each core busy
+    (a remote cluster's workers are its own)."""
+    cores = os.cpu_count() or 1
+    if text == "auto":
+        return cores
+    count = parse_int(str(text), 1, cores if here else 2**63 - 1)
+    if count is None:
+        bound = f"from 1 to {cores} (the cores of this machine)" if here else "of at least 1"
+        raise BadInput(f"--workers: 'auto' or a number of processes {bound}, not '{text}'")
+    return count
 
 
 def fail_bad_input(message: str) -> int:

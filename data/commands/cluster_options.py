@@ -8,7 +8,7 @@ import sys
 from collections.abc import Iterator
 from contextlib import ExitStack, contextmanager
 
-from engine.cli_support import BadInput
+from engine.cli_support import BadInput, workers_count
 from engine.executors import Executor
 
 
@@ -31,6 +31,14 @@ def cluster_address(text: str) -> str:
     except ClusterError as error:
         raise argparse.ArgumentTypeError(str(error)) from None
     return text
+
+
+def cluster_workers(args: argparse.Namespace) -> int:
+    """The `--workers` count: processes here (local ones, or `--cluster local`'s) at most the
+    cores; a remote scheduler's workers are its own, and the count only sizes the shards."""
+    from data.cluster import LOCAL
+
+    return workers_count(args.workers, here=args.cluster in (None, LOCAL))
 
 
 @contextmanager

@@ -7,9 +7,14 @@ import argparse
 import json
 import sys
 
-from data.commands.cluster_options import add_cluster_argument, cluster_executor
+from data.commands.cluster_options import (
+    add_cluster_argument,
+    cluster_executor,
+    cluster_workers,
+)
 from data.commands.lake_options import add_lake_argument, open_lake
 from engine import pieces
+from engine.agents.registry import MAX_MCTS_ITERATIONS
 from engine.cli_support import EXIT_OK, BadInput, load_record, whole_number
 
 NAME = "review"
@@ -31,7 +36,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--budget",
         type=whole_number,
-        help="search iterations per decision (default: the strong agent's 2,000)",
+        help=f"search iterations per decision, 1 to {MAX_MCTS_ITERATIONS:,} as for mcts-N "
+        "(default: the strong agent's)",
     )
     parser.add_argument(
         "--seed",
@@ -42,7 +48,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--workers",
         default="auto",
-        help="with --all: processes, or with --cluster local its Dask workers (default: all cores)",
+        help="with --all: processes, or with --cluster local its Dask workers: at most the "
+        "cores (default: all cores)",
     )
     add_lake_argument(parser)
     add_cluster_argument(parser)
@@ -53,8 +60,11 @@ def run(args: argparse.Namespace) -> int:
 
     if args.budget is None:
         args.budget = DEFAULT_BUDGET
-    if args.budget < 1:
-        raise BadInput(f"--budget must be at least 1, not {args.budget}")
+    if not 1 <= args.budget <= MAX_MCTS_ITERATIONS:
+        raise BadInput(
+            f"--budget: from 1 to {MAX_MCTS_ITERATIONS:,} iterations a decision (as "
+            f"mcts-N), not {args.budget}"
+        )
     if args.all == (args.file is not None):
         raise BadInput("name a FILE.kgn to review, or --all for the lake's recorded games")
     if args.all:
@@ -67,12 +77,11 @@ def run(args: argparse.Namespace) -> int:
 def _review_lake(args: argparse.Namespace) -> int:
     from data.review_all import review_all
     from data.review_rows import DEFAULT_SEED
-    from data.simulate import workers_count
 
     if args.json:
         raise BadInput("--json: only when reviewing a file")
     seed = DEFAULT_SEED if args.seed is None else args.seed
-    workers = workers_count(args.workers)
+    workers = cluster_workers(args)
     lake = open_lake(args)
     lake.require_writable()
     with cluster_executor(args, workers) as executor:

@@ -5,7 +5,11 @@ from __future__ import annotations
 import argparse
 import sys
 
-from data.commands.cluster_options import add_cluster_argument, cluster_executor
+from data.commands.cluster_options import (
+    add_cluster_argument,
+    cluster_executor,
+    cluster_workers,
+)
 from data.commands.lake import suggest_compaction
 from data.commands.lake_options import add_lake_argument, open_lake_for_writing
 from engine.cli_support import EXIT_OK, BadInput, whole_number
@@ -33,7 +37,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--workers",
         default="auto",
-        help="processes, or with --cluster local its Dask workers (default: all cores)",
+        help="processes, or with --cluster local its Dask workers: at most the cores "
+        "(default: all cores)",
     )
     parser.add_argument(
         "--batch-size",
@@ -59,13 +64,23 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from data.default_lake import build_preset_lake
-    from data.simulate import Plan, check_agents, check_seed, simulate, workers_count
+    from data.simulate import (
+        MAX_BATCH_SIZE,
+        Plan,
+        check_agents,
+        check_batches,
+        check_seed,
+        simulate,
+    )
 
-    workers = workers_count(args.workers)
+    workers = cluster_workers(args)
     if not 1 <= args.games <= MAX_GAMES:
         raise BadInput(f"--games: must be from 1 to {MAX_GAMES:,}, not {args.games}")
-    if args.batch_size < 1:
-        raise BadInput(f"--batch-size: must be at least 1, not {args.batch_size}")
+    if not 1 <= args.batch_size <= MAX_BATCH_SIZE:
+        raise BadInput(
+            f"--batch-size: must be from 1 to {MAX_BATCH_SIZE:,} (a batch is played in one "
+            f"process's memory), not {args.batch_size}"
+        )
     check_seed(args.seed)
     progress = sys.stderr.isatty()  # a progress bar on a terminal, not in a log
     preset = "default" if args.default_lake else args.preset
@@ -78,16 +93,20 @@ def run(args: argparse.Namespace) -> int:
         players = tuple(_player_count(p) for p in args.players.split(","))
         for count in players:
             check_players(count)
-        rules = rule_set(args.edition, args.variant)
     except ValueError as error:
         message = str(error) if isinstance(error, RulesError) else f"'{args.players}' is not a list"
-        raise BadInput(f"--players/--edition/--variant: {message}") from None
+        raise BadInput(f"--players: {message}") from None
+    try:
+        rules = rule_set(args.edition, args.variant)
+    except RulesError as error:
+        raise BadInput(f"--edition/--variant: {error}") from None
     agents = tuple(a.strip() for a in args.agents.split(",") if a.strip())
     if not agents:
         raise BadInput("--agents: name at least one agent")
     check_agents(agents)
-    lake = open_lake_for_writing(args)
     plan = Plan(args.games, players, agents, rules, args.seed, args.batch_size)
+    check_batches(plan, workers)  # before the lake is opened: a refused run writes nothing
+    lake = open_lake_for_writing(args)
     with cluster_executor(args, workers) as executor:
         stored = simulate(lake, plan, workers, progress, executor)
     print(

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 
 from data.commands.cluster_options import add_cluster_argument, cluster_executor
 from engine.commands import tournament as engine_tournament
-from engine.rules import RuleSet, rule_set
+from engine.rules import RuleSet
 from engine.tournament import GameResult
 
 if TYPE_CHECKING:
@@ -27,21 +27,21 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    prepared = engine_tournament.prepare(args)  # bad arguments refused before the lake is made
     lake = None
     if args.lake is not None:
         from data.lake import Lake, lake_path
 
         lake = Lake(lake_path(args.lake or None))
         lake.require_writable()  # refused before the games are played, not after
-    with cluster_executor(args, max(1, args.workers)) as executor:
-        results = engine_tournament.play(args, executor)
+    with cluster_executor(args, prepared.workers) as executor:
+        results = engine_tournament.play(prepared, executor)
     if lake is not None:
         from data.played import PlayedGames
         from data.simulate import SOURCE
         from data.store import store_games
 
-        rules = rule_set(args.edition, args.variants)
-        games = PlayedGames.of([_played(result, rules) for result in results])
+        games = PlayedGames.of([_played(result, prepared.rules) for result in results])
         store_games(lake, games, SOURCE)
     return engine_tournament.report(args, results)
 

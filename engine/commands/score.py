@@ -7,7 +7,7 @@ import json
 import re
 
 from engine import pieces
-from engine.cli_support import EXIT_OK, BadInput, whole_number
+from engine.cli_support import EXIT_OK, BadInput, player_count
 from engine.geometry import geometry
 from engine.notation import BoardSyntaxError, parse_board
 from engine.rules import DEFAULT_EDITION, EDITIONS, RulesError, RuleSet
@@ -21,7 +21,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("board", metavar="BOARD", help="board string, e.g. '+5 A1 . . . . / …'")
     parser.add_argument("--edition", default=DEFAULT_EDITION, choices=EDITIONS)
     parser.add_argument(
-        "--players", type=whole_number, help="player count (default: seats on the board)"
+        "--players", type=player_count, help="player count (default: seats on the board)"
     )
     parser.add_argument("--json", action="store_true", help="print JSON on stdout")
     # A board may start with a hazard tile (`-1,A1,…`): a word of '-' then a digit is the board,
