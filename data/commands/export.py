@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from data.commands.lake_options import add_lake_argument, open_lake
+from data.commands.lake_options import add_lake_argument, open_lake, queried
 from engine.cli_support import EXIT_OK, BadInput
 from engine.tokens import parse_int
 
@@ -25,7 +25,8 @@ def run(args: argparse.Namespace) -> int:
     if game_id is None:
         raise BadInput(f"GAME_ID: '{args.game_id}' is not a game id (a whole number)")
     lake = open_lake(args)
-    text = export_record(connect(lake), game_id)
+    with queried(lake):
+        text = export_record(connect(lake), game_id)
     if text is None:
         raise BadInput(f"GAME_ID: no game {game_id} in {lake.root}")
     print(text, end="")

@@ -4,6 +4,8 @@ lake's modules, DuckDB and numba among them, are imported only when a command op
 from __future__ import annotations
 
 import argparse
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -32,3 +34,16 @@ def open_lake_for_writing(args: argparse.Namespace) -> Lake:
     lake = Lake(lake_path(args.lake))
     lake.require_writable()
     return lake
+
+
+@contextmanager
+def queried(lake: Lake) -> Iterator[None]:
+    """A query of the lake that fails, a file damaged past what opening it checks, refused
+    as the lake, with the command that finds the file."""
+    from data.lake import CHECK_HINT, LakeError
+    from data.reader import QueryError
+
+    try:
+        yield
+    except QueryError as error:
+        raise LakeError(lake.root, f"cannot be read ({error}); {CHECK_HINT}") from None

@@ -6,8 +6,8 @@ from __future__ import annotations
 import argparse
 import json
 
-from data.commands.lake_options import add_lake_argument, open_lake
-from engine.cli_support import EXIT_OK
+from data.commands.lake_options import add_lake_argument, open_lake, queried
+from engine.cli_support import EXIT_OK, player_count
 from engine.rules import EDITIONS
 
 NAME = "ratings"
@@ -24,9 +24,7 @@ NOTE = (
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--json", action="store_true", help="print JSON on stdout")
-    parser.add_argument(
-        "--players", type=int, choices=(2, 3, 4), metavar="N", help="games of N players only"
-    )
+    parser.add_argument("--players", type=player_count, metavar="N", help="games of N players only")
     parser.add_argument("--edition", choices=EDITIONS, help="games of this edition only")
     parser.add_argument(
         "--variant",
@@ -51,7 +49,8 @@ def run(args: argparse.Namespace) -> int:
         "variant": variant,
         "source": args.source,
     }
-    table = ratings(connect(lake), filters)
+    with queried(lake):
+        table = ratings(connect(lake), filters)
     if args.json:
         print(json.dumps({"ratings": table.to_dicts(), "note": NOTE}))
     elif table.is_empty():

@@ -1,5 +1,6 @@
-"""Ctrl-C and killed writers: one line and no traceback, whole batches kept, workers gone with
-their parent, and staging left by a dead writer swept by the next commit (not a live one's)."""
+"""Ctrl-C, killed writers and a full disk: one line and no traceback, whole batches kept,
+workers gone with their parent, and staging left by a dead writer swept by the next commit (not
+a live one's)."""
 
 from __future__ import annotations
 
@@ -10,10 +11,13 @@ import subprocess
 import sys
 import textwrap
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
 
+from data.cli import main
 from data.lake import STAGING, Lake
 from data.lake_check import check_lake
 from data.lake_repair import repair_lake
@@ -21,6 +25,7 @@ from data.simulate import SOURCE, Plan, plan_games, simulate
 from data.store import store_games
 
 ROOT = Path(__file__).resolve().parents[2]
+KINGDOMS = str(Path(sys.executable).parent / "kingdoms")  # the installed command
 
 
 def _simulation(lake_dir: Path) -> subprocess.Popen:
@@ -144,3 +149,90 @@ def test_ctrl_c_as_a_batch_is_committed_still_counts_it(tmp_path, monkeypatch):
         simulate(lake, Plan(12, seed=1, batch_size=6), progress=False)
     assert [b.games for b in lake.batches()] == [6]
     assert list((lake.root / STAGING).iterdir()) == []
+
+
+# Seconds after the start when Ctrl-C comes: the interpreter's own start-up, the commands
+# loading (the lake's libraries among them), the simulation.
+START_UP_DELAYS = (0.05, 0.1, 0.2, 0.3, 0.5, 0.8, 1.1, 1.5)
+CLI_SOURCE = ROOT / "data" / "cli.py"
+
+
+def _before_the_program(err: str) -> bool:
+    """Whether a traceback is of a Ctrl-C that came before the program could catch it: in
+    Python's own start-up (no line of the program in it), or in data/cli.py's first lines,
+    up to the one that sets its handler."""
+    handler_set = next(
+        number
+        for number, line in enumerate(CLI_SOURCE.read_text().splitlines(), start=1)
+        if "signal.signal(signal.SIGINT, _interrupted_while_loading)" in line
+    )
+    lines = [line.strip() for line in err.splitlines()]
+    ours = [
+        line for line in lines if line.startswith((f'File "{ROOT}/data', f'File "{ROOT}/engine'))
+    ]
+    cli_line = re.compile(rf'File "{re.escape(str(CLI_SOURCE))}", line (\d+), in <module>')
+    return all(
+        (found := cli_line.fullmatch(line)) and int(found.group(1)) <= handler_set for line in ours
+    )
+
+
+@pytest.mark.slow
+def test_ctrl_c_at_any_moment_of_start_up_is_one_line(tmp_path):
+    handled = 0
+    for delay in START_UP_DELAYS:
+        command = [KINGDOMS, "simulate", "--games", "100000", "--workers", "1"]
+        process = subprocess.Popen(
+            [*command, "--lake", str(tmp_path / f"lake-{delay}")],
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        time.sleep(delay)
+        process.send_signal(signal.SIGINT)
+        _, err = process.communicate(timeout=120)
+        if err.startswith("kingdoms: interrupted"):
+            assert re.fullmatch(r"kingdoms: interrupted( \(.*\))?\n", err), err
+            assert process.returncode == 130
+            handled += 1
+        else:  # Python itself was still starting
+            assert process.returncode in (1, -signal.SIGINT), err
+            assert _before_the_program(err), err
+    assert handled >= len(START_UP_DELAYS) // 2  # most land in the program, which says one line
+
+
+@contextmanager
+def _small_filesystem(folder: Path, options: str) -> Iterator[Path]:
+    """A real tmpfs mounted on `folder` for the test (root only), unmounted afterwards."""
+    folder.mkdir(exist_ok=True)
+    mounted = subprocess.run(
+        ["mount", "-t", "tmpfs", "-o", options, "tmpfs", str(folder)],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    if mounted.returncode != 0:
+        pytest.skip(f"cannot mount a tmpfs here (root only): {mounted.stderr.strip()}")
+    try:
+        yield folder
+    finally:
+        subprocess.run(["umount", str(folder)], check=True)
+
+
+def test_a_full_disk_is_one_line_and_exit_1(tmp_path, capsys):
+    with _small_filesystem(tmp_path / "small", "size=1m") as small:
+        lake = small / "lake"
+        arguments = ["simulate", "--games", "3000", "--workers", "1", "--seed", "2"]
+        assert main([*arguments, "--lake", str(lake)]) == 1
+    assert capsys.readouterr().err == f"{lake}: No space left on device\n"
+
+
+def test_a_read_only_file_system_under_the_lake_is_one_line_and_exit_2(tmp_path, capsys):
+    """A lake writable at its top, its staging area a read-only file system: the path where
+    the write was refused, in one line."""
+    lake = Lake(tmp_path / "lake")
+    store_games(lake, plan_games(Plan(1, seed=96), 0, 1), SOURCE)
+    staging = lake.root / STAGING
+    with _small_filesystem(staging, "size=1m,ro"):
+        arguments = ["simulate", "--games", "4", "--workers", "1", "--seed", "5"]
+        assert main([*arguments, "--lake", str(lake.root)]) == 2
+    err = capsys.readouterr().err
+    assert re.fullmatch(rf"{staging}/\w+: Read-only file system\n", err), err
