@@ -10,7 +10,7 @@ import subprocess
 import sys
 import time
 import urllib.request
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -105,41 +105,33 @@ def open_page(
     return page
 
 
-def wait_for_script(page: Page, timeout_ms: float = 30_000) -> None:
-    """Wait until the app's script run that an interaction started has finished."""
-    page.wait_for_timeout(500)
+def wait_until_drawn(page: Page, timeout_ms: float = 60_000) -> None:
+    """Wait until no element of the page is left from the previous script run: a run marks the
+    elements it has not drawn yet stale, so none stale once the run's first change showed
+    means the run has drawn all it draws."""
     page.wait_for_function(
-        "() => !document.querySelector('[data-testid=\"stStatusWidget\"]')", timeout=timeout_ms
+        "() => !document.querySelector('[data-stale=\"true\"]')", timeout=timeout_ms, polling=50
     )
-    page.wait_for_timeout(500)
 
 
-def _tooltip_cell(page: Page, x: float, y: float) -> str | None:
-    """The board cell under (x, y), read from the chart's tooltip (`cell` row)."""
-    page.mouse.move(x, y)
-    page.wait_for_timeout(60)
-    tip = page.locator("#vg-tooltip-element")
-    if not tip.count() or not tip.is_visible():
-        return None
-    lines = [line.strip() for line in tip.inner_text().splitlines() if line.strip()]
-    return lines[1] if len(lines) > 1 and lines[0] == "cell" else None
+def board_cell_centre(page: Page, cell: str) -> tuple[float, float]:
+    """Where cell `cell` (e.g. "c2") of the Record page's board is on the screen: the board is
+    drawn as SVG, each cell a mark described by its column and row, so no layout is assumed."""
+    column, row = cell[0], cell[1:]
+    mark = page.locator(f'.vega-embed [aria-label^="column: {column}; row: {row};"]').first
+    box = mark.bounding_box()
+    assert box is not None, f"cell {cell} is not drawn"
+    return box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
 
 
-def board_cell_point(page: Page, chart: str, cell: str, steps: int = 40) -> tuple[float, float]:
-    """Where cell `cell` (e.g. "c2") of a board chart is on the screen: found by moving the
-    mouse across the chart, then down its column, reading the tooltip, so no layout is assumed."""
-    box = page.locator(chart).first.bounding_box()
-    assert box is not None, "the board chart is not drawn"
-
-    def middle(
-        points: list[tuple[float, float]], found: Callable[[str], bool]
-    ) -> tuple[float, float]:
-        hits = [p for p in points if found(_tooltip_cell(page, *p) or "")]
-        assert hits, f"no point of the chart shows cell {cell}"
-        return hits[len(hits) // 2]
-
-    fraction = [i / steps for i in range(1, steps)]
-    across = [(box["x"] + box["width"] * f, box["y"] + box["height"] / 2) for f in fraction]
-    x, _ = middle(across, lambda name: name[:1] == cell[0])
-    down = [(x, box["y"] + box["height"] * f) for f in fraction]
-    return middle(down, lambda name: name == cell)
+def clipped_labels(page: Page, selector: str) -> list[str]:
+    """The labels of the visible elements matching `selector` whose text does not fit (a part
+    of them is wider than it shows, as text cut with an ellipsis is), or that show none."""
+    return page.evaluate(
+        """selector => [...document.querySelectorAll(selector)]
+            .filter(button => button.checkVisibility())
+            .filter(button => !button.innerText.trim() || [button, ...button.querySelectorAll('*')]
+                .some(part => part.scrollWidth > part.clientWidth + 1))
+            .map(button => button.innerText.trim() || '(blank)')""",
+        selector,
+    )
