@@ -357,3 +357,13 @@ def test_import_asks_first(lake: Lake) -> None:
     app.button(key="record_import_yes").click().run()
     assert not app.exception
     assert any("Imported" in m.value for m in app.markdown)
+
+
+def test_starting_tiles_are_entered_when_seen() -> None:
+    draft_id = start_draft(Recording.new("kingdoms-2011", ["Ann", "Bob"], first_seat=0))
+    app = _reopen(draft_id)
+    app.selectbox(key="record_start_1_0").set_value("+3")
+    app.button(key="record_set_starts").click().run()
+    assert resume(draft_id).starts() == [pieces.resource(3), None]
+    assert any(s.value == "Starting tiles entered." for s in app.success)
+    assert _pills(app, START).options == ["+3"]
