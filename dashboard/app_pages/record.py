@@ -18,7 +18,6 @@ from dashboard.access import writes_allowed
 from dashboard.board_chart import board_chart, board_frame
 from dashboard.record_charts import PICK, clickable_board, clicked_cell, with_chosen
 from dashboard.record_data import (
-    Upload,
     draft_label,
     drafts,
     forget,
@@ -580,8 +579,8 @@ def uploads() -> None:
         yes, no = st.columns(2)
         if yes.button("Yes, import", key="record_import_yes", type="primary"):
             del st.session_state["record_confirm_import"]
-            outcome: Upload = import_texts([(f.name, f.getvalue()) for f in files])
-            st.session_state["record_import_outcome"] = outcome
+            uploaded = [(f.name, f.getvalue()) for f in files]
+            st.session_state["record_import_outcome"] = import_texts(uploaded)
             st.rerun()
         no.button(
             "Cancel",
