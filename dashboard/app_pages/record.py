@@ -30,6 +30,7 @@ from dashboard.record_data import (
 from dashboard.recording import Choice, EpochEnd, Recording, RecordingError
 from dashboard.replay_charts import spec_without_rows
 from dashboard.scoring_view import epoch_scoring
+from dashboard.text import plain
 from engine import pieces
 from engine.geometry import Geometry
 from engine.moves import CASTLE, DRAW, PASS, START, Move
@@ -68,8 +69,12 @@ def drop(name: str) -> None:
     st.session_state.pop(name, None)
 
 
+def missing_draft(draft_id: str) -> None:
+    st.warning(f"There is no draft '{plain(draft_id)}' (it may have been saved or thrown away).")
+
+
 def replay_link(game_id: int, label: str) -> None:
-    st.markdown(f"[{label}](replay?game={game_id}&ply=0)")
+    st.markdown(f"[{plain(label)}](replay?game={game_id}&ply=0)")
 
 
 def new_game_form() -> None:
@@ -96,7 +101,7 @@ def new_game_form() -> None:
                 {"Date": f"{played_on:%Y.%m.%d}" if played_on else "", "Site": site},
             )
         except RecordingError as error:
-            st.error(str(error))
+            st.error(plain(error))
             return
         st.query_params["draft"] = start_draft(recording)
         st.rerun()
@@ -108,7 +113,7 @@ def draft_list() -> None:
         return
     st.subheader("Games being recorded")
     for draft in found[:10]:
-        if st.button(f"Resume: {draft_label(draft)}", key=f"record_resume_{draft.draft_id}"):
+        if st.button(f"Resume: {plain(draft_label(draft))}", key=f"record_resume_{draft.draft_id}"):
             st.query_params["draft"] = draft.draft_id
             st.rerun()
 
@@ -305,7 +310,7 @@ def move_entry(draft_id: str, recording: Recording) -> None:
     key = move_key(draft_id)
     st.markdown(
         f"**Epoch {recording.epoch}** · to move: "
-        f":{_colour(seat)}-badge[{SEATS[seat]} {recording.names[seat]}]"
+        f":{_colour(seat)}-badge[{SEATS[seat]} {plain(recording.names[seat])}]"
     )
     typed_entry(draft_id, recording)
     choice = palette(key, recording)
@@ -385,7 +390,7 @@ def board(draft_id: str, recording: Recording) -> None:
 
 def gold_line(recording: Recording) -> None:
     gold = recording.state.gold
-    parts = [f"{SEATS[s]} {recording.names[s]}: {g}" for s, g in enumerate(gold)]
+    parts = [f"{SEATS[s]} {plain(recording.names[s])}: {g}" for s, g in enumerate(gold)]
     st.caption("Gold — " + " · ".join(parts))
     gains = recording.last_epoch_gains()
     if gains is not None:
@@ -427,7 +432,7 @@ def epoch_over(draft_id: str, recording: Recording, end: EpochEnd) -> None:
 
 def finished(draft_id: str, recording: Recording) -> None:
     """The game is over: save it to the lake, after a second click that says what it adds."""
-    st.success(f"The game is over: {recording.record.tags.get('Result', '')}.")
+    st.success(f"The game is over: {plain(recording.record.tags.get('Result', ''))}.")
     if not writes_allowed():
         st.info(READ_ONLY.format(what="saving to the lake"))
         return
@@ -450,7 +455,7 @@ def finished(draft_id: str, recording: Recording) -> None:
         del st.session_state["record_confirm_save"]
         upload = save_recording(draft_id, recording)
         if upload.report.errors:
-            st.error("; ".join(upload.report.errors))
+            st.error(plain("; ".join(upload.report.errors)))
             return
         game_id = upload.games[0][1]
         del st.query_params["draft"]
@@ -539,7 +544,7 @@ def recorder(draft_id: str) -> None:
     """The draft as it stands: the board and the move being entered, or the epoch just ended."""
     recording = resume(draft_id)
     if recording is None:
-        st.warning(f"There is no draft '{draft_id}' (it may have been saved or thrown away).")
+        missing_draft(draft_id)
         return
     rules: RuleSet = recording.rules
     show_flash()
@@ -606,14 +611,14 @@ def uploads() -> None:
         for name, game_id in outcome.games:
             replay_link(game_id, f"Replay {name} (game {game_id})")
         for message in report.errors:
-            st.error(message)
+            st.error(plain(message))
 
 
 st.title("Record a game")
 draft_id = st.query_params.get("draft")
 recording = resume(draft_id) if draft_id else None
 if draft_id and recording is None:
-    st.warning(f"There is no draft '{draft_id}' (it may have been saved or thrown away).")
+    missing_draft(draft_id)
 if draft_id is None or recording is None:
     show_flash()
     saved = st.session_state.get("record_saved")
@@ -624,9 +629,9 @@ if draft_id is None or recording is None:
     uploads()
 else:
     st.caption(
-        f"Draft {draft_id} · {recording.rules.edition}"
+        f"Draft {plain(draft_id)} · {recording.rules.edition}"
         + (f" ({recording.rules.variant_text()})" if recording.rules.variants else "")
         + " · "
-        + ", ".join(f"{SEATS[s]} {n}" for s, n in enumerate(recording.names))
+        + ", ".join(f"{SEATS[s]} {plain(n)}" for s, n in enumerate(recording.names))
     )
     recorder(draft_id)

@@ -10,6 +10,8 @@ import re
 import pytest
 from markdown_it import MarkdownIt
 
+from dashboard.record_data import start_draft
+from dashboard.recording import Recording
 from dashboard.text import plain
 from data.importer import import_records
 from data.lake import Lake
@@ -83,3 +85,14 @@ def test_statistics_pages_show_a_chosen_players_name_as_text(monkeypatch, named_
     app = open_page(monkeypatch, named_lake, page, player=NAME, level="recorded")
     assert not app.exception
     assert_shown_as_text(app)
+
+
+def test_the_record_page_shows_a_players_name_as_text(monkeypatch, named_lake):
+    monkeypatch.setenv("KINGDOMS_LAKE", str(named_lake.root))
+    draft_id = start_draft(Recording.new("kingdoms-2011", [NAME, "Bob"], first_seat=0))
+    app = open_page(monkeypatch, named_lake, "app_pages/record.py", draft=draft_id)
+    assert not app.exception
+    assert_shown_as_text(app)
+    listed = open_page(monkeypatch, named_lake, "app_pages/record.py")
+    resume_labels = [b.label for b in listed.button if b.key.startswith("record_resume_")]
+    assert resume_labels and all("<a " not in MARKDOWN.render(label) for label in resume_labels)
