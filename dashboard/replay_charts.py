@@ -15,9 +15,15 @@ import altair as alt
 import polars as pl
 
 from dashboard.board_chart import seat_colours
+from dashboard.review import LARGEST_LOSS, LEAD_CHANGE
 from engine import pieces
 
-JUMP = "jump"  # the evaluation graph's click selection: {"jump": [{"ply": k}]}
+JUMP = "jump"
+# The key moments' marks (dashboard/review.py `key_moments`): a ring or a square on the line.
+MOMENT_SHAPES = {
+    LARGEST_LOSS: "circle",
+    LEAD_CHANGE: "square",
+}  # the evaluation graph's click selection: {"jump": [{"ply": k}]}
 QUALITY_COLOURS = {
     "best": "#2e7d32",
     "excellent": "#66bb6a",
@@ -130,11 +136,16 @@ def evaluation_frame(review: pl.DataFrame, players: Sequence[str]) -> pl.DataFra
 
 
 def evaluation_chart(
-    evaluation: pl.DataFrame, players: Sequence[str], ply: int, epoch_starts: Sequence[int]
+    evaluation: pl.DataFrame,
+    players: Sequence[str],
+    ply: int,
+    epoch_starts: Sequence[int],
+    moments: pl.DataFrame,
 ) -> alt.LayerChart:
     """Expected win_share of every seat over the game, a step line per player (`players` in
     seat order) that moves at its own turns, marked by a point; a click on a point selects its
-    ply (selection `jump`), and the mover's mistakes and blunders stand out."""
+    ply (selection `jump`), the mover's mistakes and blunders stand out, and the key `moments`
+    (dashboard/review.py `key_moments`) are ringed by their kind's shape."""
     colour = alt.Color("player:N", scale=_player_scale(players), title="player")
     jump = alt.selection_point(name=JUMP, fields=["ply"], on="click", nearest=True)
     tooltip = ["ply", "player", "move", alt.Tooltip("win_share:Q", format=".2f"), "quality"]
@@ -162,9 +173,23 @@ def evaluation_chart(
             tooltip=tooltip,
         )
     )
-    return alt.layer(*_markers(epoch_starts), lines, points, bad, data=current_ply(ply)).properties(
-        height=220
+    key = (
+        alt.Chart(moments)
+        .mark_point(size=320, filled=False, strokeWidth=2, color="#111111")
+        .encode(
+            x=x,
+            y=y,
+            shape=alt.Shape(
+                "moment:N",
+                scale=alt.Scale(domain=list(MOMENT_SHAPES), range=list(MOMENT_SHAPES.values())),
+                title="key moment",
+            ),
+            tooltip=["ply", alt.Tooltip("label:N", title="key moment")],
+        )
     )
+    return alt.layer(
+        *_markers(epoch_starts), lines, points, bad, key, data=current_ply(ply)
+    ).properties(height=220)
 
 
 def selected_ply(event: object) -> int | None:

@@ -4,6 +4,7 @@ data/review_rows.py's."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import polars as pl
@@ -22,6 +23,16 @@ BADGES = {
     "blunder": "?? blunder",
 }
 FLAGGED = ("inaccuracy", "mistake", "blunder")  # the moves that cost their player
+KEY_LOSSES = 3  # the costliest moves marked as key moments
+LARGEST_LOSS = "largest loss"
+LEAD_CHANGE = "lead change"
+MOMENT_SCHEMA = {
+    "ply": pl.Int64,
+    "player": pl.String,
+    "win_share": pl.Float64,
+    "moment": pl.String,
+    "label": pl.String,
+}
 
 
 def loss_text(entry: dict) -> str:
@@ -45,6 +56,61 @@ def costly_moves(review: pl.DataFrame) -> list[tuple[int, str]]:
         )
         for row in rows
     ]
+
+
+def key_moments(review: pl.DataFrame, players: Sequence[str]) -> pl.DataFrame:
+    """The game's key moments as the evaluation graph marks them: its KEY_LOSSES costliest
+    flagged moves (on the mover's line), and each ply where the engine's expected leader (one
+    seat ahead of all others) is another seat than the last one ahead (on the new leader's
+    line); `players` in seat order."""
+    rows = review.sort("ply").rows(named=True)
+    costly = sorted((r for r in rows if r["quality"] in FLAGGED), key=lambda r: -r["loss"])
+    moments = []
+    for row in sorted(costly[:KEY_LOSSES], key=lambda r: r["ply"]):
+        seat = pieces.SEAT_LETTERS.index(row["seat"])
+        label = f"{players[seat]} {row['move']}: {row['quality']}, {loss_text(row)}"
+        moments.append((row["ply"], seat, row["expected"][seat], LARGEST_LOSS, label))
+    leader = None
+    for row in rows:
+        shares = row["expected"]
+        ahead = [seat for seat, share in enumerate(shares) if share == max(shares)]
+        if len(ahead) == 1 and ahead[0] != leader:
+            if leader is not None:
+                label = f"{players[ahead[0]]} takes the expected lead ({shares[ahead[0]]:.2f})"
+                moments.append((row["ply"], ahead[0], shares[ahead[0]], LEAD_CHANGE, label))
+            leader = ahead[0]
+    frame = pl.DataFrame(
+        [(ply, players[seat], share, kind, label) for ply, seat, share, kind, label in moments],
+        schema=MOMENT_SCHEMA,
+        orient="row",
+    )
+    return frame.sort("ply", "moment")
+
+
+def accuracy_table(accuracies: pl.DataFrame, players: Sequence[str]) -> pl.DataFrame:
+    """A row per player that moved (`accuracies` as data/accuracy.py's `seat_accuracy`,
+    `players` in seat order): the game's accuracy, each epoch's, its moves and class counts."""
+    epochs = sorted(e for e in accuracies["epoch"].unique().to_list() if e is not None)
+    rows = []
+    for seat, letter in enumerate(pieces.SEAT_LETTERS[: len(players)]):
+        own = accuracies.filter(pl.col("seat") == letter)
+        game = own.filter(pl.col("epoch").is_null())
+        if not game.height:
+            continue
+        whole = game.row(0, named=True)
+        by_epoch = {row["epoch"]: row["accuracy"] for row in own.iter_rows(named=True)}
+        rows.append(
+            {
+                "player": players[seat],
+                "accuracy": whole["accuracy"],
+                **{f"epoch {epoch}": by_epoch.get(epoch) for epoch in epochs},
+                "moves": whole["moves"],
+                "inaccuracies": whole["inaccuracies"],
+                "mistakes": whole["mistakes"],
+                "blunders": whole["blunders"],
+            }
+        )
+    return pl.DataFrame(rows)
 
 
 @dataclass(frozen=True)

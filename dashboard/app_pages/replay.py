@@ -34,14 +34,17 @@ from dashboard.replay_data import (
 )
 from dashboard.review import (
     BADGES,
+    accuracy_table,
     board_view,
     costly_moves,
     first_mover,
+    key_moments,
     loss_text,
 )
 from dashboard.scoring_view import epoch_scoring
 from dashboard.text import plain
 from dashboard.timeline import Timeline
+from data.accuracy import seat_accuracy
 from data.levels import RECORDED
 from data.review_rows import DEFAULT_SEED
 from engine import pieces
@@ -75,8 +78,20 @@ def evaluation_spec(version: str, game_id: int, _opened: OpenedGame, _review: pl
     """The evaluation graph of a reviewed game as a spec without its rows, like `chart_specs`."""
     timeline = _opened.timeline
     evaluated = evaluation_frame(_review, timeline.players)
-    chart = evaluation_chart(evaluated, timeline.players, 0, timeline.epoch_starts())
+    moments = key_moments(_review, timeline.players)
+    chart = evaluation_chart(evaluated, timeline.players, 0, timeline.epoch_starts(), moments)
     return spec_without_rows(chart)
+
+
+@st.cache_data(max_entries=16, show_spinner=False)
+def accuracy_rows(
+    version: str, game_id: int, _opened: OpenedGame, _review: pl.DataFrame
+) -> pl.DataFrame:
+    """Each player's accuracy in a reviewed game, for the game and per epoch, with its counts
+    of costly moves (cached like `evaluation_spec`)."""
+    timeline = _opened.timeline
+    epochs = [move.epoch for move in timeline.moves]
+    return accuracy_table(seat_accuracy(_review, epochs), timeline.players)
 
 
 def go_to(ply: int) -> None:
@@ -343,8 +358,11 @@ def evaluation(opened: OpenedGame, ply: int, review: pl.DataFrame | None) -> Non
     st.caption(
         "Each line is a player's expected win share as the engine judged it at that player's "
         "own turns, from what the player could see, held until its next turn; a point marks "
-        "each move, a diamond a mistake or blunder. Click a point to go to its ply."
+        "each move, a diamond a mistake or blunder. Key moments are ringed: a circle for the "
+        "three costliest moves, a square where another player takes the expected lead. "
+        "Click a point to go to its ply."
     )
+    accuracy(opened, review)
     labels = dict(costly_moves(review))
 
     def jump_from_list() -> None:
@@ -362,6 +380,26 @@ def evaluation(opened: OpenedGame, ply: int, review: pl.DataFrame | None) -> Non
         "loss, which its class follows: the expected win share its player gave up. Once a game "
         "is decided (the mover's win chance within 0.02 of 0 or 1) the loss is the gold given "
         "up, as the heuristic values the moves, at 1 gold = 0.01 win share.",
+    )
+
+
+def accuracy(opened: OpenedGame, review: pl.DataFrame) -> None:
+    """Each player's accuracy, for the game and per epoch, with its costly moves."""
+    st.markdown("**Accuracy** (0–100: lichess's, on the loss of expected win share)")
+    table = accuracy_rows(lake_version(), opened.game_id, opened, review)
+    shares = [c for c in table.columns if c == "accuracy" or c.startswith("epoch ")]
+    st.dataframe(
+        table,
+        hide_index=True,
+        key="replay_accuracy",
+        column_config={c: st.column_config.NumberColumn(format="%.1f") for c in shares},
+    )
+    st.caption(
+        "A move's accuracy falls with its loss (100 for none, about 65 for 0.10 of a win, 10 "
+        "for 0.50); a player's is the mean of the moves' accuracy weighted by how much the "
+        "player's expected win share moved around them, and their harmonic mean, so a few "
+        "bad moves weigh. One game: a description of it, without an interval. Definitions in "
+        "docs/metrics.md (Accuracy)."
     )
 
 

@@ -8,9 +8,10 @@ from datetime import UTC, date, datetime
 import polars as pl
 import pyarrow as pa
 import pytest
+from streamlit.dataframe_util import convert_arrow_bytes_to_pandas_df
 from streamlit.testing.v1 import AppTest
 
-from dashboard.review import BADGES, loss_text
+from dashboard.review import BADGES, FLAGGED, loss_text
 from dashboard.timeline import Timeline
 from data.importer import played_from_text, store_records
 from data.lake import Lake
@@ -294,3 +295,42 @@ def test_the_first_player_is_named_by_seat_and_name(lake: Lake) -> None:
     opening = _open(simulated["g"][0], 0).markdown[0].value
     assert "moves first (played by the random agent)" in opening
     assert not opening.startswith("**Start of the game.** random")
+
+
+def test_the_accuracy_table_names_the_players_with_their_costly_moves(lake: Lake, reviewed) -> None:
+    game_id, _, review = reviewed
+    names = execute(connect(lake), "game_record", {"game_id": game_id})["seat_players"][0]
+    app = _open(game_id, 3)
+    assert not app.exception
+    table = next(frame.value for frame in app.dataframe if "accuracy" in frame.value.columns)
+    assert table["player"].tolist() == [
+        f"{name} ({letter})" for letter, name in zip("AB", names, strict=True)
+    ]
+    assert [c for c in table.columns if c.startswith("epoch ")] == ["epoch 1", "epoch 2", "epoch 3"]
+    for seat, row in enumerate(table.to_dict("records")):
+        own = review.filter(pl.col("seat") == "AB"[seat])
+        counts = [own.filter(pl.col("quality") == q).height for q in FLAGGED]
+        assert [row["inaccuracies"], row["mistakes"], row["blunders"]] == counts
+        assert row["moves"] == own.height
+        assert 0 <= row["accuracy"] < 100  # every seat of the game lost something
+
+
+def test_the_evaluation_graph_rings_the_key_moments(reviewed) -> None:
+    game_id, _, review = reviewed
+    chart = next(
+        chart
+        for chart in _open(game_id, 3).get("vega_lite_chart")
+        if "expected win share" in chart.proto.spec
+    )
+    marked = next(
+        layer for layer in json.loads(chart.proto.spec)["layer"] if "shape" in layer["encoding"]
+    )
+    sent = {named.name: named.data.data for named in chart.proto.datasets}
+    rings = convert_arrow_bytes_to_pandas_df(sent[marked["data"]["name"]]).to_dict("records")
+    costliest = review.filter(pl.col("quality").is_in(FLAGGED)).sort("loss", descending=True)
+    losses = {row["ply"] for row in rings if row["moment"] == "largest loss"}
+    assert losses == set(costliest["ply"].head(3).to_list())
+    changes = [row["ply"] for row in rings if row["moment"] == "lead change"]
+    leaders = [int(max(range(2), key=lambda s: e[s])) for e in review["expected"].to_list()]
+    for ply in changes:
+        assert leaders[ply - 1] != leaders[ply - 2]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import polars as pl
+import pytest
 
 from dashboard.board_chart import board_chart, board_frame
 from dashboard.record_charts import clickable_board, clicked_cell
@@ -14,7 +15,14 @@ from dashboard.replay_charts import (
     selected_ply,
     spec_without_rows,
 )
-from dashboard.review import best_label, costly_moves, first_mover, with_review_comments
+from dashboard.review import (
+    MOMENT_SCHEMA,
+    best_label,
+    costly_moves,
+    first_mover,
+    key_moments,
+    with_review_comments,
+)
 from dashboard.timeline import Timeline
 from engine import pieces
 from engine.playout import random_game
@@ -82,10 +90,47 @@ def test_the_evaluation_graph_moves_a_players_line_only_at_its_own_turns() -> No
     movers = frame.filter("mover")
     expected = list(zip([1, 2, 3, 4], players * 2, strict=True))
     assert movers.select("ply", "player").rows() == expected
-    spec = evaluation_chart(frame, players, 0, [1]).to_dict()
+    spec = evaluation_chart(frame, players, 0, [1], pl.DataFrame(schema=MOMENT_SCHEMA)).to_dict()
     line_layer = next(layer for layer in spec["layer"] if layer["mark"].get("type") == "line")
     assert line_layer["mark"]["interpolate"] == "step-after"
     assert line_layer["encoding"]["color"]["scale"]["domain"] == players
+
+
+def test_key_moments_are_the_three_costliest_moves_and_the_lead_changes() -> None:
+    """A's expected share by ply: 0.55, 0.6, 0.45, 0.3, 0.3, 0.5, 0.6 (B the rest). The lead
+    goes to B at ply 3 and back to A at ply 7 (ply 6 is even: nobody leads); the flagged
+    moves' losses are 0.15 (ply 2), 0.06 (3), 0.30 (4) and 0.08 (5): the three largest are
+    plies 4, 2 and 5, each marked on its mover's line."""
+    shares = [0.55, 0.6, 0.45, 0.3, 0.3, 0.5, 0.6]
+    review = pl.DataFrame(
+        {
+            "ply": list(range(1, 8)),
+            "seat": ["A", "B"] * 3 + ["A"],
+            "move": ["C1 a1", "C1 b1", "d+1 c1", "pass", "C2 a2", "C2 b2", "C3 c2"],
+            "expected": [[a, 1 - a] for a in shares],
+            "loss": [0.0, 0.15, 0.06, 0.30, 0.08, 0.0, 0.03],
+            "gold_loss": [0.0] * 7,
+            "decided": [False] * 7,
+            "quality": ["best", "mistake", "inaccuracy", "blunder", "inaccuracy", "best", "good"],
+        }
+    )
+    players = ["Ann (A)", "Bob (B)"]
+    moments = key_moments(review, players)
+    assert moments.select("ply", "player", "moment").rows() == [
+        (2, "Bob (B)", "largest loss"),
+        (3, "Bob (B)", "lead change"),
+        (4, "Bob (B)", "largest loss"),
+        (5, "Ann (A)", "largest loss"),
+        (7, "Ann (A)", "lead change"),
+    ]
+    assert moments["win_share"].to_list() == pytest.approx([0.4, 0.55, 0.7, 0.3, 0.6])
+    assert moments["label"][0] == "Bob (B) C1 b1: mistake, loses 0.150 win share"
+    frame = evaluation_frame(review, players)
+    spec = evaluation_chart(frame, players, 0, [1], moments).to_dict()
+    marked = next(layer for layer in spec["layer"] if "shape" in layer.get("encoding", {}))
+    assert marked["encoding"]["shape"]["scale"]["domain"] == ["largest loss", "lead change"]
+    rows = spec["datasets"][marked["data"]["name"]]
+    assert [(row["ply"], row["moment"]) for row in rows] == moments.select("ply", "moment").rows()
 
 
 def test_chart_specs_leave_out_only_the_rows_of_a_ply() -> None:
