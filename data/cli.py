@@ -49,6 +49,7 @@ from data.commands import (
     dashboard,
     export,
     import_,
+    insights,
     lake,
     query,
     ratings,
@@ -86,6 +87,7 @@ COMMANDS: tuple[ModuleType, ...] = (
     corpus,
     query,
     ratings,
+    insights,
     lake,
     dashboard,
 )

@@ -1,4 +1,5 @@
-"""The 95% intervals: Wilson's against its closed forms at the ends and the middle."""
+"""The 95% intervals: Wilson's against its closed forms at the ends and the middle; Student's t
+against the printed tables."""
 
 from __future__ import annotations
 
@@ -6,7 +7,7 @@ import math
 
 import pytest
 
-from engine.stats import Z95, wilson_interval
+from engine.stats import Z95, mean_interval, t_quantile, wilson_interval
 
 Z2 = Z95 * Z95
 
@@ -44,3 +45,21 @@ def test_half_the_hits_is_centred_with_half_width_z_over_twice_root_n_plus_z_squ
 
 def test_no_observations_give_the_whole_range() -> None:
     assert wilson_interval(0, 0) == (0.0, 1.0)
+
+
+@pytest.mark.parametrize(
+    ("freedom", "quantile"),
+    [(1, 12.706), (2, 4.303), (3, 3.182), (5, 2.571), (10, 2.228), (30, 2.042), (120, 1.980)],
+)
+def test_t_quantile_matches_the_printed_tables(freedom: int, quantile: float) -> None:
+    """Student's t, two-sided 95%, as every statistics table prints it (to 3 decimals)."""
+    assert t_quantile(freedom) == pytest.approx(quantile, abs=5e-4)
+
+
+def test_a_mean_interval_stays_within_its_range() -> None:
+    """Two games, 10 and 90: mean 50, SD 56.569, SE 40, t(1) = 12.706: ±508, cut to [0, 100];
+    three games 60, 70, 80: SE 5.7735, t(2) = 4.303: 70 ± 24.84."""
+    assert mean_interval([10.0, 90.0], 0.0, 100.0) == (0.0, 100.0)
+    low, high = mean_interval([60.0, 70.0, 80.0], 0.0, 100.0)
+    assert (low, high) == pytest.approx((45.157, 94.843), abs=2e-3)
+    assert mean_interval([50.0], 0.0, 100.0) is None
