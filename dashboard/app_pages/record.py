@@ -40,8 +40,9 @@ SEATS = pieces.SEAT_LETTERS
 UNKNOWN = "?"
 PALETTE = (CASTLE, DRAW, START)  # the rows of the palette, one action picked in all of them
 READ_ONLY = (
-    "This dashboard is shared read-only: {what} is turned off here. Download the `.kgn` "
-    "record and add it with `kingdoms import` where the lake is kept."
+    "This dashboard is shared read-only: recording and uploading games are turned off here "
+    "(a game being recorded is kept in the lake from its first move). `kingdoms import` adds "
+    "`.kgn` records where the lake is kept."
 )
 
 
@@ -433,9 +434,6 @@ def epoch_over(draft_id: str, recording: Recording, end: EpochEnd) -> None:
 def finished(draft_id: str, recording: Recording) -> None:
     """The game is over: save it to the lake, after a second click that says what it adds."""
     st.success(f"The game is over: {plain(recording.record.tags.get('Result', ''))}.")
-    if not writes_allowed():
-        st.info(READ_ONLY.format(what="saving to the lake"))
-        return
     asking = st.session_state.get("record_confirm_save") == draft_id
     if not asking:
         st.button(
@@ -570,9 +568,6 @@ def recorder(draft_id: str) -> None:
 
 def uploads() -> None:
     st.subheader("Upload records")
-    if not writes_allowed():
-        st.info(READ_ONLY.format(what="uploading records"))
-        return
     files = st.file_uploader(
         "`.kgn` files", type=["kgn", "txt"], accept_multiple_files=True, key="record_upload"
     )
@@ -615,6 +610,9 @@ def uploads() -> None:
 
 
 st.title("Record a game")
+if not writes_allowed():  # a draft is kept in the lake from the first move
+    st.info(READ_ONLY)
+    st.stop()
 draft_id = st.query_params.get("draft")
 recording = resume(draft_id) if draft_id else None
 if draft_id and recording is None:
