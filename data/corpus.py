@@ -30,6 +30,7 @@ from data.schema import ENGINE_VERSION
 from data.simulate import SEED_STRIDE, SOURCE, Plan, plan_games
 from data.store import Stored, store_games
 from engine.agents import AGENTS_VERSION, search_budget
+from engine.files import special_file_kind
 from engine.kernel.replay import ReplayError, replay_games
 from engine.rules import DEFAULT_EDITION, RuleSet, check_players, rule_set
 
@@ -339,6 +340,7 @@ def load_corpus(path: Path = CORPUS) -> Corpus:
 
 def _read_header(path: Path) -> dict:
     try:
+        _refuse_special(path)
         text = path.read_text(encoding="utf-8")
     except FileNotFoundError:
         raise CorpusError(path, "missing (a corpus is a games file and this header)") from None
@@ -358,11 +360,18 @@ def _read_header(path: Path) -> dict:
 
 def _read_bytes(path: Path) -> bytes:
     try:
+        _refuse_special(path)
         return path.read_bytes()
     except FileNotFoundError:
         raise CorpusError(path, "missing (the corpus's games file)") from None
     except OSError as error:
         raise CorpusError(path, f"cannot be read ({error.strerror})") from None
+
+
+def _refuse_special(path: Path) -> None:
+    kind = special_file_kind(path)
+    if kind:
+        raise CorpusError(path, f"not a regular file but {kind}")
 
 
 def _parts(header: dict, header_file: Path) -> list[Part]:

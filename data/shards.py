@@ -11,6 +11,7 @@ import tempfile
 from pathlib import Path
 
 from data.lake import Lake
+from engine.files import special_file_kind
 
 FOLDER = "_shards"
 _MARKER = re.compile(r"(\d+)-(\d+)\.json")
@@ -55,6 +56,8 @@ def mark_committed(lake: Lake, key: str, shard: Shard, batch_id: int) -> None:
 
 def _marked_batch(path: Path) -> int | None:
     try:
+        if special_file_kind(path):  # a pipe would block the run
+            return None
         batch = json.loads(path.read_text(encoding="utf-8")).get("batch_id")
     except (OSError, ValueError, AttributeError):
         return None

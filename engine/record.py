@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import os
 import re
-import stat
 from collections import Counter
 from collections.abc import Collection, Iterator
 from dataclasses import dataclass, field
@@ -19,6 +18,7 @@ from pathlib import Path
 
 from engine import pieces
 from engine.agents import search_budget
+from engine.files import special_file_kind
 from engine.geometry import Geometry, geometry
 from engine.moves import DRAW, START, IllegalMoveError, Move, MoveSyntaxError
 from engine.rules import DEFAULT_EDITION, RulesError, RuleSet, parse_variants
@@ -501,29 +501,12 @@ def read_record_file(path: str | Path) -> tuple[Record, State]:
 def read_record_text(path: str | Path) -> str:
     """A record file's text, read no further than MAX_RECORD_BYTES; anything but a regular
     file is refused before it is opened. Errors are RecordError, or OSError from the system."""
-    kind = _special_file_kind(path)
+    kind = special_file_kind(path)
     if kind:
         raise RecordError(f"not a regular file but {kind}", 1)
     # not blocking: a regular file swapped for a pipe meanwhile reads as empty, never waits
     with os.fdopen(os.open(path, os.O_RDONLY | os.O_NONBLOCK), "rb") as file:
         return record_text(file.read(MAX_RECORD_BYTES + 1))
-
-
-_SPECIAL_KINDS = (
-    (stat.S_ISDIR, "a folder"),
-    (stat.S_ISFIFO, "a pipe"),
-    (stat.S_ISCHR, "a character device"),
-    (stat.S_ISBLK, "a block device"),
-    (stat.S_ISSOCK, "a socket"),
-)
-
-
-def _special_file_kind(path: str | Path) -> str | None:
-    """What `path` names when it is not a regular file ('a pipe', 'a folder'…), else None; a
-    missing path is the system's OSError. A pipe with no writer blocks whoever opens it, and a
-    device may never end, so a reader asks this before it opens anything."""
-    mode = os.stat(path).st_mode
-    return next((kind for is_kind, kind in _SPECIAL_KINDS if is_kind(mode)), None)
 
 
 def record_text(data: bytes) -> str:

@@ -6,6 +6,7 @@ The tests' corpus is made from `mcts-20` games (seconds); one test reads the shi
 from __future__ import annotations
 
 import json
+import os
 import shutil
 from datetime import UTC, datetime
 from pathlib import Path
@@ -168,6 +169,10 @@ ALTERATIONS = {
     "a changed byte in the header": (_changed_header_byte, "does not match the sha256"),
     "a missing games file": (lambda corpus: corpus.unlink(), "missing"),
     "a missing header": (lambda corpus: header_path(corpus).unlink(), "missing"),
+    "a games file that is a pipe": (
+        lambda corpus: (corpus.unlink(), os.mkfifo(corpus)),
+        "not a regular file but a pipe",
+    ),
     "a header that is not JSON": (
         lambda corpus: header_path(corpus).write_text('{"format": 1,\n  oops}'),
         ".json:2:3: not JSON",
