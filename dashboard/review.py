@@ -9,6 +9,7 @@ from dataclasses import dataclass
 
 import polars as pl
 
+from dashboard.text import plain
 from dashboard.timeline import Timeline
 from engine import pieces
 from engine.evaluate import JUDGED_BY_GOLD
@@ -173,10 +174,11 @@ def _best_on_board(row: dict, timeline: Timeline, seat: int) -> tuple[int, str] 
 
 
 def first_mover(letter: str, name: str, agent: str | None) -> str:
-    """`A Mia moves first`; a seat played by an agent is named by its letter, not the agent."""
+    """`A Mia moves first`, for Markdown (the name as its characters); a seat played by an agent
+    is named by its letter, not the agent."""
     if agent and name == agent:
-        return f"{letter} moves first (played by the {agent} agent)"
-    return f"{letter} {name} moves first"
+        return f"{letter} moves first (played by the {plain(agent)} agent)"
+    return f"{letter} {plain(name)} moves first"
 
 
 def move_comment(entry: dict) -> str:

@@ -411,7 +411,7 @@ def current_move(opened: OpenedGame, ply: int, review: pl.DataFrame | None) -> N
     if move is None:
         seat = position.to_move or 0
         opening = first_mover(pieces.SEAT_LETTERS[seat], opened.names[seat], opened.agents[seat])
-        st.markdown(f"**Start of the game.** {plain(opening)}.")
+        st.markdown(f"**Start of the game.** {opening}.")
     else:
         letter = pieces.SEAT_LETTERS[move.seat]
         text = f"**Move {ply}** (epoch {move.epoch}, turn {move.turn}): {letter} {move.text}"
