@@ -152,9 +152,12 @@ def _click_move(page: Page, move: Move) -> None:
 
 
 def _type_move(page: Page, move: Move) -> None:
-    """A move from the keyboard, in the record notation, then Enter."""
-    page.keyboard.type(move.to_str(GEOMETRY))
-    page.keyboard.press("Enter")
+    """A move from the keyboard, in the record notation, then Enter (once the box holds all of
+    it: a box drawn again while keys arrive would lose the first ones)."""
+    box, text = _typing_box(page), move.to_str(GEOMETRY)
+    box.fill(text)
+    expect(box).to_have_value(text, timeout=STEP_MS)
+    box.press("Enter")
 
 
 def _typing_box(page: Page):

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 
 import pytest
 from streamlit.dataframe_util import convert_arrow_bytes_to_pandas_df
@@ -344,14 +345,21 @@ def test_agent_ladder_ratings_are_the_lakes_with_their_uncertainty(monkeypatch, 
         assert drawn[row["player"]]["value"] == pytest.approx(row["rating"])
         assert drawn[row["player"]]["ci_low"] == pytest.approx(row["rating_low"])
         assert drawn[row["player"]]["ci_high"] == pytest.approx(row["rating_high"])
-    table = next(d.value for d in app.dataframe if "±" in d.value.columns)
-    assert table["player"].tolist() == expected["player"].to_list()
-    assert table["±"].tolist() == pytest.approx(expected["half_width"].to_list())
+    tables = [d.value for d in app.dataframe if "±" in d.value.columns]
+    listed = {row["player"]: row["±"] for table in tables for _, row in table.iterrows()}
+    assert sorted(listed) == sorted(expected["player"])  # every player once, group by group
+    wanted = dict(zip(expected["player"], expected["half_width"], strict=True))
+    assert [listed[p] for p in sorted(listed)] == pytest.approx([wanted[p] for p in sorted(listed)])
+
+
+def unescaped(markdown: str) -> str:
+    """Markdown's backslash escapes undone: the text a reader sees."""
+    return re.sub(r"\\(.)", r"\1", markdown)
 
 
 def test_balance_figures_say_which_filters_they_ignore(monkeypatch, lake):
     app = open_page(monkeypatch, lake, "app_pages/balance.py", agent="greedy", epoch="2")
-    notes = [c.value for c in app.caption if c.value.startswith("Not filtered by")]
+    notes = [unescaped(c.value) for c in app.caption if c.value.startswith("Not filtered by")]
     assert "Not filtered by agent greedy, epoch 2: this figure ignores those filters." in notes
     assert "Not filtered by epoch 2: this figure ignores that filter." in notes  # seat advantage
 

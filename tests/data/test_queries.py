@@ -173,7 +173,7 @@ def test_each_batch_indexes_its_games_sorted_and_a_lost_index_is_named(lake, tmp
     first = copy.batches()[0]
     index = copy.index_path(first.source, first.batch_id)
     index.unlink()
-    with pytest.raises(LakeError, match=f"{index}: the batch's id index cannot be read"):
+    with pytest.raises(LakeError, match=f"{index}: the batch's id index is missing"):
         execute(connect(copy), "game_record", {"game_id": 12345})
 
 

@@ -152,8 +152,8 @@ def test_ratings_command_follows_the_player_count(small, capsys):
 @pytest.mark.parametrize(
     "arguments, said",
     [
-        (["--players", "five"], "invalid int value: 'five'"),
-        (["--players", "5"], "invalid choice: 5"),
+        (["--players", "five"], "'five' is not a whole number"),
+        (["--players", "5"], "player count must be 2 to 4, not 5"),
         (["--source", "dreamt"], "invalid choice: 'dreamt'"),
     ],
 )
