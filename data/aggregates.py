@@ -368,6 +368,7 @@ def _by_game(
     seat_owner = composite([column_key(batch.seats, "agent"), column_key(batch.seats, "player")])
     rules = take(batch.rules, batch.move_game)
     rollable = [take(seat_owner, batch.move_seat), batch.move_epoch, *kinds]
+    rolled_up = [rolled(k) for k in rollable]  # once: a rolled key is as long as the moves
     one = np.zeros(len(rules.codes), dtype=np.int64)  # the code of a key of one value
     mirror = np.array([CELL_NAMES.index(m) for m in MIRROR_CELLS])
     scopes = [batch.cell, Key(mirror[batch.cell.codes], batch.cell.values), rolled(batch.cell)]
@@ -377,7 +378,7 @@ def _by_game(
         for kept in itertools.product((True, False), repeat=len(rollable)):
             keys = [rules, Key(one, pa.table({"cell_scope": [scope]}))]
             keys += [Key(one, pa.table({f"all_{i}": [not k]})) for i, k in enumerate(kept)]
-            keys += [k if keep else rolled(k) for k, keep in zip(rollable, kept, strict=True)]
+            keys += [k if keep else r for k, r, keep in zip(rollable, rolled_up, kept, strict=True)]
             keys.append(cells)
             local, first, _ = number_groups(*combined(keys, rows[fine_rows]))
             patterns.append((keys, fine_rows[first], offset, len(first)))
