@@ -23,6 +23,7 @@ from dashboard.review import (
     key_moments,
     with_review_comments,
 )
+from dashboard.text import plain
 from dashboard.timeline import Timeline
 from engine import pieces
 from engine.playout import random_game
@@ -205,9 +206,9 @@ def test_costly_moves_go_largest_loss_first_with_one_loss_each() -> None:
 
 def test_the_first_mover_is_named_by_seat_not_by_agent() -> None:
     assert first_mover("A", "Mia", None) == "A Mia moves first"
-    assert (
-        first_mover("B", "mcts-300", "mcts-300") == "B moves first (played by the mcts-300 agent)"
-    )
+    assert first_mover("A", "[Mia](x)", None) == f"A {plain('[Mia](x)')} moves first"
+    played = first_mover("B", "mcts-300", "mcts-300")
+    assert played == f"B moves first (played by the {plain('mcts-300')} agent)"
 
 
 def test_the_record_board_marks_the_chosen_cell_and_reads_a_click() -> None:
