@@ -33,7 +33,8 @@ def _utility(rank, players):
 
 @dataclass(frozen=True)
 class Outcome:
-    """One finished game's outcome from its final gold, seat by seat."""
+    """One finished game's ranks and win shares from its final gold, seat by seat
+    (seat_outcomes gives many games' at once, with utility and margin)."""
 
     gold: tuple[int, ...]
 
@@ -57,18 +58,6 @@ class Outcome:
     def win_shares(self) -> tuple[float, ...]:
         return tuple(map(_win_share, self._above, self._tied))
 
-    @cached_property
-    def utilities(self) -> tuple[float, ...]:
-        return tuple(_utility(rank, len(self.gold)) for rank in self.ranks)
-
-    @cached_property
-    def margins(self) -> tuple[int, ...]:
-        """The seat's gold less the best other seat's."""
-        return tuple(
-            mine - max(g for other, g in enumerate(self.gold) if other != seat)
-            for seat, mine in enumerate(self.gold)
-        )
-
 
 @dataclass(frozen=True)
 class SeatOutcomes:
@@ -83,7 +72,8 @@ class SeatOutcomes:
 
 def seat_outcomes(gold: np.ndarray, players: np.ndarray | None = None) -> SeatOutcomes:
     """The outcomes of every game of `gold` (games × seats final gold; game g seats its first
-    `players[g]` columns, every column when `players` is None), as `Outcome.of` gives them."""
+    `players[g]` columns, every column when `players` is None): rank, win share, utility and
+    margin (the seat's gold less the best other seat's)."""
     import numpy as np
 
     gold = np.asarray(gold, dtype=np.int64)

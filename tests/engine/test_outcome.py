@@ -42,8 +42,11 @@ def test_known_outcomes(gold, ranks, shares, utilities, margins) -> None:
     assert outcome.gold == gold
     assert outcome.ranks == _floats(ranks)
     assert outcome.win_shares == _floats(shares)
-    assert outcome.utilities == _floats(utilities)
-    assert outcome.margins == margins
+    table = seat_outcomes(np.array([gold]))
+    assert tuple(table.rank[0]) == _floats(ranks)
+    assert tuple(table.win_share[0]) == _floats(shares)
+    assert tuple(table.utility[0]) == _floats(utilities)
+    assert tuple(table.margin[0]) == margins
 
 
 def test_many_games_of_different_sizes_match_each_game_alone() -> None:
@@ -53,13 +56,12 @@ def test_many_games_of_different_sizes_match_each_game_alone() -> None:
         padded[row, : len(gold)] = gold
     players = np.array([len(gold) for gold, *_ in KNOWN])
     table = seat_outcomes(padded, players)
-    for row, (gold, *_) in enumerate(KNOWN):
-        one = Outcome.of(gold)
+    for row, (gold, ranks, shares, utilities, margins) in enumerate(KNOWN):
         seats = len(gold)
-        assert tuple(table.rank[row, :seats]) == one.ranks
-        assert tuple(table.win_share[row, :seats]) == one.win_shares
-        assert tuple(table.utility[row, :seats]) == one.utilities
-        assert tuple(table.margin[row, :seats]) == one.margins
+        assert tuple(table.rank[row, :seats]) == _floats(ranks)
+        assert tuple(table.win_share[row, :seats]) == _floats(shares)
+        assert tuple(table.utility[row, :seats]) == _floats(utilities)
+        assert tuple(table.margin[row, :seats]) == margins
         assert table.seated[row].tolist() == [True] * seats + [False] * (4 - seats)
         assert not table.win_share[row, seats:].any()
 
