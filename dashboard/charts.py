@@ -345,33 +345,6 @@ def _breakdown_shape(title: str) -> alt.Chart:
     )
 
 
-def share_bars(frame: pl.DataFrame, category: str, title: str) -> alt.Chart:
-    """Share of games per category and player count (share, games)."""
-    data = frame.with_columns(players=pl.format("{} players", "players"))
-    return _share_shape(category, title).properties(data=data)
-
-
-@lru_cache(maxsize=SHAPES)
-def _share_shape(category: str, title: str) -> alt.Chart:
-    return (
-        alt.Chart()
-        .mark_bar()
-        .encode(
-            x=alt.X(f"{category}:O", title=category.replace("_", " ")),
-            xOffset="players:N",
-            y=alt.Y("share:Q", title="share of games", axis=alt.Axis(format="%")),
-            color=alt.Color("players:N", title=None),
-            tooltip=[
-                "players:N",
-                f"{category}:O",
-                alt.Tooltip("share:Q", format=".1%"),
-                alt.Tooltip("games:Q", format=","),
-            ],
-        )
-        .properties(title=title, width="container", height=240)
-    )
-
-
 def head_to_head_matrix(frame: pl.DataFrame, title: str) -> alt.LayerChart:
     """Agent (rows) against opponent (columns): the row agent's head-to-head score coloured about
     one half, with its 95% interval and the games behind it in the cell; imprecise cells greyed.
@@ -448,8 +421,8 @@ def result_chart(frame: pl.DataFrame) -> alt.Chart | None:
 
 def clear_shapes() -> None:
     """Forget the cached chart shapes (for benchmarks of a first page load)."""
-    shapes = (_board_shape, _interval_shape, _histogram_shape, _breakdown_shape, _share_shape)
-    for shape in (*shapes, _matrix_shape):
+    shapes = (_board_shape, _interval_shape, _histogram_shape, _breakdown_shape, _matrix_shape)
+    for shape in shapes:
         shape.cache_clear()
 
 

@@ -21,17 +21,16 @@ from data.levels import (
     default_level,
     precisions,
 )
+from engine.rules import RuleSet
 
 ALL = "All"
 STANDARD = "standard"  # the variant filter's value for games without a variant
 STANDARD_LABEL = "standard rules (no variant)"
-EPOCHS = ("1", "2", "3")
+EPOCHS = tuple(str(epoch) for epoch in range(1, RuleSet().epochs + 1))
 # The filters a whole-game figure follows; the others describe seats or boards.
 GAME_FILTERS = frozenset(
     {"edition", "variant", "players", "level", "source", "date_from", "date_to"}
 )
-# Query-parameter names of the filters, in sidebar order.
-FILTER_KEYS = ("level", "edition", "variant", "players", "source", "agent", "player", "epoch")
 BASELINE = "random"  # the level shown only as a labelled baseline of random play
 LEVEL_HELP = (
     "How well the games were played: the weakest agent at the table (random < greedy < "
@@ -40,7 +39,6 @@ LEVEL_HELP = (
     f"win share within ±{SEAT_WITHIN:g} and the median board cell's castle yield within "
     f"±{CELL_WITHIN:g} gold (95% intervals). The link keeps the level chosen."
 )
-DATE_KEYS = ("from", "to")
 
 
 @dataclass(frozen=True)
@@ -63,7 +61,8 @@ class Filters:
         return asdict(self)
 
     def with_value(self, dimension: str, value: str | None) -> Filters:
-        """The same filters with one dimension (a FILTER_KEYS name) set from its text value."""
+        """The same filters with one dimension (a field's name, e.g. "players") set from its text
+        value."""
         return replace(self, **{dimension: _typed(dimension, value)})
 
     def describe(self) -> str:
