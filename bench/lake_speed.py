@@ -19,7 +19,6 @@ from engine.playout import random_games
 from engine.rules import rule_set
 from engine.state import Game
 
-BENCH_MOVES = 10_000_000
 BENCH_LAKE = "bench"  # the benchmark lake's folder under the path the figures are given
 ROUNDS = 9  # medians of this many runs: a single round moves by up to ±10% with the load
 BENCH_GAMES = 145_000  # about 10.4 million moves with player counts 2, 3, 4 cycled
