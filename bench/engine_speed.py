@@ -1,7 +1,7 @@
 """The engine's speed figures for `kingdoms bench`: random games and board scoring, each on the
 compiled kernel and on the readable engine (its pure-Python reference) in the same run; greedy
-and heuristic games on the kernel (engine/agents/benchmarks.py times the same agents driven one
-move at a time through engine.State); and the kernel's compile time from a cold cache."""
+and heuristic games on the kernel (bench/agent_speed.py times the same agents driven one move
+at a time through engine.State); and the kernel's compile time from a cold cache."""
 
 from __future__ import annotations
 
