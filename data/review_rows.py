@@ -49,6 +49,8 @@ def review_game(
         rows["gold_loss"].append(judged.gold_loss)
         rows["decided"].append(judged.decided)
         rows["quality"].append(judged.quality)
+        rows["draw_luck"].append(judged.draw_luck)
+        rows["deal_luck"].append(judged.deal_luck)
         if progress is not None:
             progress(ply, total)
     empty = cast(pl.DataFrame, pl.from_arrow(SCHEMA.empty_table()))

@@ -35,6 +35,8 @@ SCHEMA = pa.schema(
         ("gold_loss", pa.float32()),  # gold given up against best_move, by the heuristic's values
         ("decided", pa.bool_()),  # the mover's win_share was settled: the loss is the gold's
         ("quality", pa.string()),  # best, excellent, good, inaccuracy, mistake, blunder
+        ("draw_luck", pa.float32()),  # the mover's luck in the tile it drew this turn, else 0
+        ("deal_luck", pa.float32()),  # its luck in its starting tile, at its epoch's first turn
     ]
 )
 

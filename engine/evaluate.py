@@ -20,13 +20,18 @@ heuristic agent's valuing (engine/agents/greedy.py `Position.values`) only.
 The search values its root for the seat to move only. A review's `win_shares` (every seat's
 expected win_share before a move) therefore take the mover's from this move's search and each
 other seat's from its own latest turn, scaled so that the seats share the rest of 1.
+
+A seat's **luck** at a chance event it meets (the tile it draws, the starting tile it is dealt)
+is its expected win_share with the outcome it met minus the mean over the outcomes it could
+have met, each weighted by its chance from what the seat knows (`outcome_luck`); every outcome
+is played out on the same deals, so their differences carry little of the other chances.
 """
 
 from __future__ import annotations
 
 import random
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
@@ -35,13 +40,13 @@ from engine.actions import Block
 from engine.agents.greedy import Position
 from engine.agents.strong import STRONG_ITERATIONS, Searcher
 from engine.moves import Move
-from engine.state import Game, Observation, State
+from engine.state import DRAWN, Game, Observation, State
 from engine.turns import Turn, walk
 
 DEFAULT_BUDGET = STRONG_ITERATIONS  # the `strong` agent's own budget
 # Raised whenever the same game, budget and seed would be judged otherwise: a review stored by
 # another version is made again (data/reviews.py).
-VERSION = 3
+VERSION = 4
 # Deals a played move and the search's actions are first measured on, and added to its close
 # contenders at a time, per iteration of the budget; the most deals a measure takes; how many
 # standard errors clear of a class limit its loss must be to stop.
@@ -63,6 +68,8 @@ DECIDED = 0.02  # a mover this close to a win_share of 0 or 1 is judged by gold
 WIN_SHARE_PER_GOLD = 0.01
 # How a decided move's loss was measured, said beside it wherever a loss is shown.
 JUDGED_BY_GOLD = f"decided: judged by gold lost, 1 gold = {WIN_SHARE_PER_GOLD:g}"
+# Deals each possible outcome of a chance event is played out on, per iteration of the budget.
+LUCK_DEALS_PER_ITERATION = 0.05
 
 
 @dataclass(frozen=True)
@@ -164,6 +171,47 @@ def gold_values(state: State) -> dict[int, float]:
     return dict(zip(legal, (float(value) for value in position.values(legal, True)), strict=True))
 
 
+def draw_luck(state: State, searcher: Searcher, seed: int) -> float:
+    """The luck of the tile the seat to move has just drawn and is to place (see
+    outcome_luck)."""
+    return _outcome_luck(state, "pending_tile", searcher, seed)
+
+
+def deal_luck(state: State, searcher: Searcher, seed: int) -> float:
+    """The luck of the starting tile the seat to move holds, at its first turn after the deal:
+    0 when it holds none (see outcome_luck)."""
+    if not state.start_tiles[state.current_player()]:
+        return 0.0
+    return _outcome_luck(state, "own_start", searcher, seed)
+
+
+def _outcome_luck(state: State, met: str, searcher: Searcher, seed: int) -> float:
+    """The seat to move's expected win_share with the tile it met (its observation's `met`
+    field) minus the mean over the tiles it could have met, each as likely as its share of the
+    tiles the seat has not seen; each tile is played as the heuristic values most and then
+    played out on the same deals."""
+    observation = state.observation(state.current_player())
+    tile_met = getattr(observation, met)
+    pool = list(observation.unseen)
+    pool[tile_met] += 1
+    legal = state.legal_actions()
+    deals = max(2, round(LUCK_DEALS_PER_ITERATION * searcher.iterations))
+    expected = value_met = 0.0
+    for tile, count in enumerate(pool):
+        if not count:
+            continue
+        unseen = pool.copy()
+        unseen[tile] -= 1
+        view = replace(observation, unseen=tuple(unseen), **{met: tile})
+        heuristic = Position.from_observation(view).values(legal, True)
+        action = legal[int(np.argmax(heuristic))]
+        value = float(np.mean(searcher.deal_values(view, [action], deals, seed)))
+        expected += count * value / sum(pool)
+        if tile == tile_met:
+            value_met = value
+    return value_met - expected
+
+
 def is_decided(win_share: float) -> bool:
     """Whether a mover's expected win_share leaves nothing to win or lose (see DECIDED)."""
     return win_share <= DECIDED or win_share >= 1 - DECIDED
@@ -192,6 +240,8 @@ class MoveReview:
     decided: bool  # judged by gold: the mover's win_share was settled (see DECIDED)
     quality: str
     best: Move | None  # the evaluator's preferred move when it differs from the one played
+    draw_luck: float = 0.0  # the mover's luck in the tile it drew (see outcome_luck)
+    deal_luck: float = 0.0  # its luck in the starting tile dealt, at its epoch's first turn
 
     @property
     def win_share_before(self) -> float:
@@ -221,9 +271,12 @@ def iter_reviews(
     """
     searcher = Searcher(budget)
     latest = [1.0 / game.players] * game.players  # each seat's expected win_share, last judged
+    turned: set[tuple[int, int]] = set()  # (epoch, seat) of the turns met so far
     for index, item in enumerate(walk(game, actions)):
         if isinstance(item, Turn):
-            review = _review_turn(item, searcher, f"{seed}:{index}", latest)
+            first = (item.epoch, item.seat) not in turned
+            turned.add((item.epoch, item.seat))
+            review = _review_turn(item, searcher, f"{seed}:{index}", latest, first)
             latest = list(review.win_shares)
             yield review
 
@@ -235,8 +288,13 @@ def move_reviews(
     return list(iter_reviews(game, actions, budget, seed))
 
 
-def _review_turn(turn: Turn, searcher: Searcher, seed: str, latest: list[float]) -> MoveReview:
+def _review_turn(
+    turn: Turn, searcher: Searcher, seed: str, latest: list[float], first: bool
+) -> MoveReview:
     state = turn.before.clone()
+    lucky = random.Random(f"{seed}:luck")  # a text seed hashes the same every run
+    dealt = deal_luck(state, searcher, lucky.getrandbits(32)) if first else 0.0
+    drawn = 0.0
     loss = gold_loss = 0.0
     before: float | None = None
     decided = False
@@ -256,7 +314,10 @@ def _review_turn(turn: Turn, searcher: Searcher, seed: str, latest: list[float])
                 gold_loss += step_gold
                 if best is None:
                     best = _best_move(state, preferred)
+        chance = state.phase == DRAWN
         state.apply_action(action)
+        if chance:
+            drawn = draw_luck(state, searcher, lucky.getrandbits(32))
     return MoveReview(
         epoch=turn.epoch,
         seat=turn.seat,
@@ -267,6 +328,8 @@ def _review_turn(turn: Turn, searcher: Searcher, seed: str, latest: list[float])
         decided=decided,
         quality=classify(class_loss(loss, gold_loss, decided)),
         best=best,
+        draw_luck=drawn,
+        deal_luck=dealt,
     )
 
 

@@ -49,6 +49,8 @@ def test_review_round_trip(tmp_path) -> None:
             "gold_loss": [0.0, 9.5],
             "decided": [False, False],
             "quality": ["best", "mistake"],
+            "draw_luck": [0.0, -0.12],
+            "deal_luck": [0.03, 0.0],
         }
     )
     save_review(lake, 7, 400, 1, review)
