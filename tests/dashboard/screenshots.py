@@ -1,4 +1,5 @@
-"""Save a screenshot of every dashboard page under docs/screenshots/<page>.png.
+"""Save a screenshot of every dashboard page under docs/screenshots/<page>.png: the first screen
+a visitor sees in a 1280 × 800 window.
 
 Usage: python -m tests.dashboard.screenshots [--lake PATH] [--out docs/screenshots]
 """
@@ -12,9 +13,11 @@ from data.lake import Lake, lake_path
 from data.reader import connect, execute
 from tests.dashboard.browser import PAGES, chromium, dashboard_server, open_page
 
+WINDOW = {"width": 1280, "height": 800}
+
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=" ".join(__doc__.split("\n\n")[0].split()))
     parser.add_argument("--lake", help="lake folder (default: $KINGDOMS_LAKE or data/lake)")
     parser.add_argument("--out", default="docs/screenshots", help="folder for the PNG files")
     args = parser.parse_args()
@@ -27,10 +30,7 @@ def main() -> None:
     with dashboard_server(lake) as url, chromium() as browser:
         for name, path in pages.items():
             page = open_page(browser, url, path, timeout_ms=120_000, chart=name != "record")
-            height = page.evaluate(
-                "() => document.querySelector('[data-testid=\"stMain\"]').scrollHeight"
-            )
-            page.set_viewport_size({"width": 1500, "height": min(max(height, 1000), 6000)})
+            page.set_viewport_size(WINDOW)
             page.wait_for_timeout(1500)
             page.screenshot(path=str(out / f"{name}.png"))
             page.close()
