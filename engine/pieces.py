@@ -18,6 +18,7 @@ CASTLE_BASE = 32  # castle code = CASTLE_BASE + 4 * seat + (rank - 1)
 
 MAX_SEATS = 4
 SEAT_LETTERS = "ABCD"
+CASTLE_RANKS = (1, 2, 3, 4)
 SPECIAL_TOKENS = {MOUNTAIN: "MT", DRAGON: "DR", GOLD_MINE: "GM", WIZARD: "WZ"}
 TOKEN_SPECIALS = {token: code for code, token in SPECIAL_TOKENS.items()}
 TILE_KINDS = tuple(range(1, 17))  # every tile code, resources first
@@ -51,6 +52,15 @@ def castle_seat(piece: int) -> int:
 
 def castle_rank(piece: int) -> int:
     return ((piece - CASTLE_BASE) & 3) + 1
+
+
+def piece_kind(piece: int) -> str:
+    """What a piece is: `castle`, `resource`, `hazard`, or a special tile's own token."""
+    if is_castle(piece):
+        return "castle"
+    if piece in SPECIAL_TOKENS:
+        return SPECIAL_TOKENS[piece]
+    return "resource" if tile_value(piece) > 0 else "hazard"
 
 
 def tile_value(piece: int) -> int:
@@ -96,7 +106,7 @@ def parse_piece(token: str) -> int:
         return resource(value) if token[0] == "+" else hazard(value)
     if len(token) == 2 and token[0] in SEAT_LETTERS and is_digits(token[1]):
         rank = int(token[1])
-        if not 1 <= rank <= 4:
+        if rank not in CASTLE_RANKS:
             raise PieceError(f"castle rank {rank} does not exist in '{token}'")
         return castle(SEAT_LETTERS.index(token[0]), rank)
     raise PieceError(f"unknown piece '{token}'")

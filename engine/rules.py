@@ -15,6 +15,8 @@ from engine import pieces
 EDITIONS = ("kingdoms-2011", "kingdoms-2002", "heller-pfennig", "cosmolancer")
 DEFAULT_EDITION = "kingdoms-2011"
 VARIANTS = ("no-luck", "last-castle", "score-as-you-go")
+PLAYER_COUNTS = tuple(range(2, pieces.MAX_SEATS + 1))
+WIZARD_EDITIONS = ("kingdoms-2011",)  # the editions whose tile set holds the wizard
 
 _VALUE_TILES = tuple(
     code for value in range(1, 7) for code in (pieces.resource(value),) * 2
@@ -96,7 +98,7 @@ class RuleSet:
 
     @property
     def has_wizard(self) -> bool:
-        return self.edition == "kingdoms-2011"
+        return self.edition in WIZARD_EDITIONS
 
     @cached_property
     def tiles(self) -> tuple[int, ...]:
@@ -137,8 +139,10 @@ class RuleSet:
 
 
 def check_players(players: int) -> None:
-    if not 2 <= players <= pieces.MAX_SEATS:
-        raise RulesError(f"player count must be 2 to 4, not {players}")
+    if players not in PLAYER_COUNTS:
+        raise RulesError(
+            f"player count must be {PLAYER_COUNTS[0]} to {PLAYER_COUNTS[-1]}, not {players}"
+        )
 
 
 def parse_variants(text: str | None) -> frozenset[str]:
