@@ -114,6 +114,46 @@ def accuracy_table(accuracies: pl.DataFrame, players: Sequence[str]) -> pl.DataF
     return pl.DataFrame(rows)
 
 
+NUMBER_WORDS = ("no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine")
+EVEN = 0.005  # a share of a win this small reads as none
+
+
+def luck_verdict(name: str, luck: dict) -> str:
+    """One line of what the tiles and the player's own moves gave or cost them in a game
+    (`luck`: a row of data/luck.py's `seat_luck`), e.g. "B lost 0.31 of a win to the tiles
+    and 0.12 to their moves (two mistakes)"."""
+    drawn = luck["luck"]
+    if drawn <= -EVEN:
+        tiles = f"lost {-drawn:.2f} of a win to the tiles"
+    elif drawn >= EVEN:
+        tiles = f"gained {drawn:.2f} of a win from the tiles"
+    else:
+        tiles = "broke even on the tiles"
+    costly = [(luck[q], q) for q in reversed(FLAGGED) if luck[q]]
+    parts = [f"{_count(n)} {_plural(q, n)}" for n, q in costly]
+    named = " and ".join([", ".join(parts[:-1]), parts[-1]] if len(parts) > 2 else parts)
+    moves = f"{luck['skill']:.2f} to their moves" if luck["skill"] >= EVEN else "nothing"
+    if named:
+        moves += f" ({named})"
+    elif luck["skill"] < EVEN:
+        moves += " to their moves"
+    adjusted = round(luck["adjusted"], 2) + 0.0  # never "-0.00"
+    return (
+        f"{plain(name)} {tiles} and {moves}: a result of {luck['result']:.2f} of a win, "
+        f"{adjusted:.2f} without the luck."
+    )
+
+
+def _count(n: int) -> str:
+    return NUMBER_WORDS[n] if n < len(NUMBER_WORDS) else f"{n:,}"
+
+
+def _plural(quality: str, n: int) -> str:
+    if n == 1:
+        return quality
+    return "inaccuracies" if quality == "inaccuracy" else f"{quality}s"
+
+
 @dataclass(frozen=True)
 class BoardView:
     """What the replay's board shows at a ply."""

@@ -40,15 +40,18 @@ from dashboard.review import (
     first_mover,
     key_moments,
     loss_text,
+    luck_verdict,
 )
 from dashboard.scoring_view import epoch_scoring
 from dashboard.text import plain
 from dashboard.timeline import Timeline
 from data.accuracy import seat_accuracy
 from data.levels import RECORDED
+from data.luck import seat_luck
 from data.review_rows import DEFAULT_SEED
 from engine import pieces
 from engine.evaluate import DEFAULT_BUDGET
+from engine.outcome import Outcome
 from engine.rules import DISPLAY_NAMES
 
 MOVES_SHOWN = 12  # rows of the move list around the current move
@@ -92,6 +95,15 @@ def accuracy_rows(
     timeline = _opened.timeline
     epochs = [move.epoch for move in timeline.moves]
     return accuracy_table(seat_accuracy(_review, epochs), timeline.players)
+
+
+@st.cache_data(max_entries=16, show_spinner=False)
+def luck_rows(
+    version: str, game_id: int, _opened: OpenedGame, _review: pl.DataFrame
+) -> pl.DataFrame:
+    """Each seat's luck and skill in a finished, reviewed game (cached like `evaluation_spec`)."""
+    final = _opened.timeline.positions[-1]
+    return seat_luck(_review, Outcome.of(final.gold).win_shares)
 
 
 def go_to(ply: int) -> None:
@@ -363,6 +375,7 @@ def evaluation(opened: OpenedGame, ply: int, review: pl.DataFrame | None) -> Non
         "Click a point to go to its ply."
     )
     accuracy(opened, review)
+    luck(opened, review)
     labels = dict(costly_moves(review))
 
     def jump_from_list() -> None:
@@ -400,6 +413,23 @@ def accuracy(opened: OpenedGame, review: pl.DataFrame) -> None:
         "player's expected win share moved around them, and their harmonic mean, so a few "
         "bad moves weigh. One game: a description of it, without an interval. Definitions in "
         "docs/metrics.md (Accuracy)."
+    )
+
+
+def luck(opened: OpenedGame, review: pl.DataFrame) -> None:
+    """One line a player of a finished game: what the tiles and their own moves cost them."""
+    if opened.timeline.positions[-1].to_move is not None:
+        return
+    st.markdown("**Luck and skill**")
+    for row in luck_rows(lake_version(), opened.game_id, opened, review).iter_rows(named=True):
+        if row["moves"]:
+            name = opened.timeline.players[pieces.SEAT_LETTERS.index(row["seat"])]
+            st.markdown(luck_verdict(name, row))
+    st.caption(
+        "Luck: what the tiles a player drew and was dealt gave or took, each against the mean "
+        "of the tiles they could have met, in expected win share; their moves: the expected "
+        "win share their moves gave up. Without the luck: the result minus the luck. One game, "
+        "without an interval. Definitions in docs/metrics.md (Luck and skill)."
     )
 
 

@@ -11,10 +11,11 @@ import pytest
 from streamlit.dataframe_util import convert_arrow_bytes_to_pandas_df
 from streamlit.testing.v1 import AppTest
 
-from dashboard.review import BADGES, FLAGGED, loss_text
+from dashboard.review import BADGES, FLAGGED, loss_text, luck_verdict
 from dashboard.timeline import Timeline
 from data.importer import played_from_text, store_records
 from data.lake import Lake
+from data.luck import seat_luck
 from data.reader import connect, execute
 from data.review_rows import DEFAULT_SEED, review_game
 from data.reviews import load_review, save_review
@@ -313,6 +314,18 @@ def test_the_accuracy_table_names_the_players_with_their_costly_moves(lake: Lake
         assert [row["inaccuracies"], row["mistakes"], row["blunders"]] == counts
         assert row["moves"] == own.height
         assert 0 <= row["accuracy"] < 100  # every seat of the game lost something
+
+
+def test_each_player_has_a_line_of_luck_and_skill(lake: Lake, reviewed) -> None:
+    game_id, _, review = reviewed
+    seats = execute(connect(lake), "SELECT seat, player, win_share FROM seats "
+                    "WHERE game_id = $g ORDER BY seat", {"g": game_id})  # fmt: skip
+    table = seat_luck(review, seats["win_share"].to_list())
+    shown = [m.value for m in _open(game_id, 3).markdown]
+    for seat, row in enumerate(table.iter_rows(named=True)):
+        line = luck_verdict(f"{seats['player'][seat]} ({'AB'[seat]})", row)
+        assert line in shown
+        assert f"a result of {row['result']:.2f} of a win" in line
 
 
 def test_the_evaluation_graph_rings_the_key_moments(reviewed) -> None:

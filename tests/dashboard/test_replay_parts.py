@@ -21,6 +21,7 @@ from dashboard.review import (
     costly_moves,
     first_mover,
     key_moments,
+    luck_verdict,
     with_review_comments,
 )
 from dashboard.text import plain
@@ -219,3 +220,32 @@ def test_the_record_board_marks_the_chosen_cell_and_reads_a_click() -> None:
     assert [row["cell"] for row in rows if row["chosen"]] == ["c2"]
     assert clicked_cell({"selection": {"cell": [{"cell": "d4"}]}}) == "d4"
     assert clicked_cell({"selection": {"cell": []}}) is None
+
+
+def _luck(luck: float, skill: float, **costly: int) -> dict:
+    counts = {quality: costly.get(quality, 0) for quality in ("inaccuracy", "mistake", "blunder")}
+    return {"luck": luck, "skill": skill, "result": 0.0, "adjusted": -luck, **counts}
+
+
+@pytest.mark.parametrize(
+    ("row", "line"),
+    [
+        (
+            _luck(-0.31, 0.12, mistake=2),
+            "B lost 0.31 of a win to the tiles and 0.12 to their moves (two mistakes): a "
+            "result of 0.00 of a win, 0.31 without the luck.",
+        ),
+        (
+            _luck(0.2, 0.4, blunder=1, mistake=12, inaccuracy=3),
+            "B gained 0.20 of a win from the tiles and 0.40 to their moves (one blunder, 12 "
+            "mistakes and three inaccuracies): a result of 0.00 of a win, -0.20 without the luck.",
+        ),
+        (
+            _luck(0.001, 0.0),
+            "B broke even on the tiles and nothing to their moves: a result of 0.00 of a win, "
+            "0.00 without the luck.",
+        ),
+    ],
+)
+def test_the_luck_verdict_reads_the_tiles_then_the_moves(row: dict, line: str) -> None:
+    assert luck_verdict("B", row) == line
