@@ -1,6 +1,6 @@
 """A named player's summary over their recorded games: how many, how many the engine has
-reviewed, their accuracy (the mean over reviewed games, the game the unit) and their counts of
-costly moves."""
+reviewed, their accuracy, luck and skill (each the mean over reviewed games, the game the unit,
+with its 95% interval), their counts of costly moves and their costliest habits."""
 
 from __future__ import annotations
 
@@ -8,15 +8,22 @@ from dataclasses import dataclass
 
 import polars as pl
 
-from data.accuracy import COUNTED, seat_accuracy
 from data.lake import Lake
-from data.reader import connect, execute
-from data.reviews import load_review
+from data.player import COUNTED, PlayerRecord, habits, player_record
 from engine.accuracy import move_accuracy
 from engine.stats import mean_interval
 
 BEST_ACCURACY = move_accuracy(0.0)  # no loss: the top of the scale (100)
 WORST_ACCURACY = 0.0
+HABITS_SHOWN = 3
+
+
+@dataclass(frozen=True)
+class Figure:
+    """A mean over the reviewed games with its 95% interval (None below two games)."""
+
+    mean: float | None
+    interval: tuple[float, float] | None
 
 
 @dataclass(frozen=True)
@@ -26,38 +33,34 @@ class Insights:
     player: str
     games: int  # recorded games with a seat held by the player
     reviewed: int  # of those, the games reviewed at the budget and seed asked for
-    accuracy: float | None  # the mean of the reviewed games' accuracies
-    interval: tuple[float, float] | None  # its 95% interval (t, games the unit); None below 2
+    accuracy: Figure  # 0 to 100
+    luck: Figure  # expected win share the tiles gave (−1 to 1)
+    skill: Figure  # expected win share the player's moves gave up (0 up)
     moves: int  # the player's moves in the reviewed games
     counts: dict[str, int]  # inaccuracies, mistakes, blunders in the reviewed games
+    habits: pl.DataFrame  # the costliest kinds of move by epoch (data/player.py's `habits`)
+
+
+def figure(record: PlayerRecord, column: str, low: float, high: float) -> Figure:
+    """The mean of a reviewed game's figure over the player's reviewed games."""
+    values = record.reviewed[column].drop_nulls().to_list()
+    mean = sum(values) / len(values) if values else None
+    return Figure(mean, mean_interval(values, low, high))
 
 
 def player_insights(lake: Lake, player: str, budget: int, seed: int) -> Insights:
-    """The player's games, reviews (at `budget` and `seed`), accuracy and costly moves."""
-    seats = execute(connect(lake), "player_games", {"player": player})
-    accuracies = []
-    moves = reviewed = 0
-    counts = dict.fromkeys(COUNTED.values(), 0)
-    game_ids = seats["game_id"].unique(maintain_order=True).to_list()
-    for game_id in game_ids:
-        review = load_review(lake, game_id, budget, seed)
-        if review is None:
-            continue
-        reviewed += 1
-        held = seats.filter(pl.col("game_id") == game_id)["seat"].to_list()
-        table = seat_accuracy(review).filter(pl.col("seat").is_in(held))
-        moves += int(table["moves"].sum())
-        for column in counts:
-            counts[column] += int(table[column].sum())
-        scores = table["accuracy"].drop_nulls().to_list()
-        if scores:
-            accuracies.append(sum(scores) / len(scores))
+    """The player's games, reviews (at `budget` and `seed`), accuracy, luck, skill, costly
+    moves and costliest habits."""
+    record = player_record(lake, player, budget, seed)
+    reviewed = record.reviewed
     return Insights(
         player=player,
-        games=len(game_ids),
-        reviewed=reviewed,
-        accuracy=sum(accuracies) / len(accuracies) if accuracies else None,
-        interval=mean_interval(accuracies, WORST_ACCURACY, BEST_ACCURACY),
-        moves=moves,
-        counts=counts,
+        games=record.games.height,
+        reviewed=reviewed.height,
+        accuracy=figure(record, "accuracy", WORST_ACCURACY, BEST_ACCURACY),
+        luck=figure(record, "luck", -1.0, 1.0),
+        skill=figure(record, "skill", 0.0, float("inf")),
+        moves=sum(reviewed["moves"].to_list()),
+        counts={column: sum(reviewed[column].to_list()) for column in COUNTED},
+        habits=habits(record).head(HABITS_SHOWN),
     )

@@ -13,7 +13,6 @@ from dataclasses import dataclass
 import polars as pl
 from tqdm import tqdm
 
-from data.importer import SOURCE
 from data.lake import Lake
 from data.reader import connect, execute
 from data.review_rows import review_game
@@ -44,13 +43,13 @@ class Reviewed:
     already: int
 
 
-def pending_reviews(lake: Lake, budget: int, seed: int) -> tuple[list[ReviewJob], int]:
-    """The lake's recorded games without a review at this budget and seed, as jobs, and how
-    many recorded games have one already."""
+def pending_reviews(
+    lake: Lake, budget: int, seed: int, player: str | None = None
+) -> tuple[list[ReviewJob], int]:
+    """The lake's recorded games without a review at this budget and seed, as jobs (the games
+    of `player` first), and how many recorded games have one already."""
     con = connect(lake)
-    ids = execute(
-        con, "SELECT game_id FROM games WHERE source = $source ORDER BY game_id", {"source": SOURCE}
-    )["game_id"].to_list()
+    ids = execute(con, "review_order", {"player": player})["game_id"].to_list()
     missing = [game_id for game_id in ids if not has_review(lake, game_id, budget, seed)]
     jobs = [_job(execute(con, "game_record", {"game_id": g}), budget, seed) for g in missing]
     return jobs, len(ids) - len(missing)
@@ -82,10 +81,12 @@ def review_all(
     workers: int = 1,
     executor: Executor | None = None,
     progress: bool = True,
+    player: str | None = None,
 ) -> Reviewed:
     """Review the recorded games the cache lacks (on `executor`, else in `workers` local
-    processes), storing each review as it arrives: an interrupted run keeps those stored."""
-    jobs, already = pending_reviews(lake, budget, seed)
+    processes; the games of `player` first), storing each review as it arrives: an interrupted
+    run keeps those stored."""
+    jobs, already = pending_reviews(lake, budget, seed, player)
     if executor is None:
         executor = LocalExecutor(min(workers, max(len(jobs), 1)), agents=("strong",))
     reviewed = 0

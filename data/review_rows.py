@@ -37,6 +37,7 @@ def review_game(
         best_value = judged.win_share_before
         rows["ply"].append(ply)
         rows["seat"].append(pieces.SEAT_LETTERS[judged.seat])
+        rows["epoch"].append(judged.epoch)
         rows["move"].append(judged.move.to_str(game.geometry))
         rows["expected"].append(list(judged.win_shares))
         rows["played_value"].append(best_value - judged.win_share_loss)

@@ -25,6 +25,7 @@ SCHEMA = pa.schema(
     [
         ("ply", pa.int16()),
         ("seat", pa.string()),
+        ("epoch", pa.int8()),
         ("move", pa.string()),
         ("expected", pa.list_(pa.float32())),  # every seat's expected win_share before the move
         ("played_value", pa.float32()),  # the mover's expected win_share after the move played

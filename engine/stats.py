@@ -62,3 +62,20 @@ def mean_interval(values: Sequence[float], low: float, high: float) -> tuple[flo
     spread = math.sqrt(sum((v - mean) ** 2 for v in values) / (len(values) - 1))
     half = t_quantile(len(values) - 1) * spread / math.sqrt(len(values))
     return max(low, mean - half), min(high, mean + half)
+
+
+def ratio_interval(
+    sums: Sequence[float], counts: Sequence[int], low: float, high: float
+) -> tuple[float, float] | None:
+    """The 95% interval of a mean over observations clustered in independent groups (a mean
+    loss a move, the game the unit): Σ sums / Σ counts ± t·SE, SE² = G/(G − 1) · Σ (S_g −
+    mean · n_g)² / N² over the G groups (the cluster-robust variance of a ratio), Student's t
+    at G − 1 degrees of freedom, cut to [low, high]; None for fewer than two groups."""
+    if len(sums) < 2:
+        return None
+    total = sum(counts)
+    mean = sum(sums) / total
+    groups = len(sums)
+    spread = sum((s - mean * n) ** 2 for s, n in zip(sums, counts, strict=True))
+    half = t_quantile(groups - 1) * math.sqrt(groups / (groups - 1) * spread) / total
+    return max(low, mean - half), min(high, mean + half)

@@ -1,19 +1,25 @@
-"""`kingdoms insights NAME`: a player's recorded games, how many are reviewed, their accuracy
-with its 95% interval (the game the unit) and their inaccuracies, mistakes and blunders."""
+"""`kingdoms insights NAME`: a player's recorded games, how many are reviewed, their accuracy,
+luck and skill with their 95% intervals (the game the unit), their inaccuracies, mistakes and
+blunders, and their costliest habits."""
 
 from __future__ import annotations
 
 import argparse
 import json
+from typing import TYPE_CHECKING
 
 from data.commands.lake_options import add_lake_argument, open_lake
 from engine.cli_support import EXIT_OK, BadInput, whole_number
 
+if TYPE_CHECKING:
+    from data.insights import Figure, Insights
+
 NAME = "insights"
 HELP = (
     "A player's summary over their recorded games: games, how many the engine reviewed, "
-    "accuracy (0-100, lichess's on win share) with its 95% interval over reviewed games, and "
-    "counts of inaccuracies, mistakes and blunders; print text or --json."
+    "accuracy (0-100, lichess's on win share), luck and skill (expected win share a game) with "
+    "their 95% intervals over reviewed games, counts of inaccuracies, mistakes and blunders, "
+    "and the three costliest habits; print text or --json."
 )
 
 
@@ -46,35 +52,59 @@ def run(args: argparse.Namespace) -> int:
     if not found.games:
         raise BadInput(f"{lake.root}: no recorded game of a player named '{args.player}'")
     if args.json:
-        print(
-            json.dumps(
-                {
-                    "player": found.player,
-                    "games": found.games,
-                    "reviewed": found.reviewed,
-                    "budget": budget,
-                    "seed": seed,
-                    "accuracy": found.accuracy,
-                    "interval": found.interval,
-                    "moves": found.moves,
-                    **found.counts,
-                }
-            )
-        )
+        print(json.dumps(_as_json(found, budget, seed)))
         return EXIT_OK
     print(
         f"{found.player}: {found.games:,} recorded games, {found.reviewed:,} reviewed "
         f"(budget {budget:,}, seed {seed})"
     )
-    if found.accuracy is None:
+    if found.accuracy.mean is None:
         print("accuracy: no game reviewed yet (`kingdoms review --all` reviews them)")
         return EXIT_OK
     over = f"over {found.reviewed:,} reviewed game{'s' if found.reviewed != 1 else ''}"
-    if found.interval is None:
-        print(f"accuracy {found.accuracy:.1f} ({over}: no interval from one game)")
-    else:
-        low, high = found.interval
-        print(f"accuracy {found.accuracy:.1f} (95% interval {low:.1f}–{high:.1f}, {over})")
+    print(f"accuracy {_figure(found.accuracy, '.1f', over)}")
+    print(f"luck {_figure(found.luck, '+.3f', over)} (expected win share a game from the tiles)")
+    print(f"skill {_figure(found.skill, '.3f', over)} (expected win share a game given up)")
     counts = ", ".join(f"{count:,} {name}" for name, count in found.counts.items())
     print(f"{counts} in {found.moves:,} moves {over}")
+    if found.habits.height:
+        print("costliest habits (expected win share given up a move, 95% interval by game):")
+    for habit in found.habits.iter_rows(named=True):
+        print(f"  {_habit(habit)}")
     return EXIT_OK
+
+
+def _figure(figure: Figure, form: str, over: str) -> str:
+    assert figure.mean is not None
+    if figure.interval is None:
+        return f"{figure.mean:{form}} ({over}: no interval from one game)"
+    low, high = figure.interval
+    return f"{figure.mean:{form}} (95% interval {low:{form}} to {high:{form}}, {over})"
+
+
+def _habit(habit: dict) -> str:
+    """e.g. "castle rank 3 in epoch 1: 0.040 a move (0.021 to 0.059) over 37 moves in 9 games"."""
+    within = "" if habit["low"] is None else f" ({habit['low']:.3f} to {habit['high']:.3f})"
+    moves = f"{habit['moves']:,} move{'s' if habit['moves'] != 1 else ''}"
+    games = f"{habit['games']:,} game{'s' if habit['games'] != 1 else ''}"
+    return (
+        f"{habit['kind']} in epoch {habit['epoch']}: {habit['loss']:.3f} a move{within} over "
+        f"{moves} in {games}"
+    )
+
+
+def _as_json(found: Insights, budget: int, seed: int) -> dict:
+    return {
+        "player": found.player,
+        "games": found.games,
+        "reviewed": found.reviewed,
+        "budget": budget,
+        "seed": seed,
+        "accuracy": found.accuracy.mean,
+        "interval": found.accuracy.interval,
+        "luck": {"mean": found.luck.mean, "interval": found.luck.interval},
+        "skill": {"mean": found.skill.mean, "interval": found.skill.interval},
+        "moves": found.moves,
+        **found.counts,
+        "habits": found.habits.to_dicts(),
+    }

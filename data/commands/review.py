@@ -34,6 +34,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "into the cache the replay viewer reads (a rerun reviews only what is missing)",
     )
     parser.add_argument(
+        "--player",
+        metavar="NAME",
+        help="with --all: review the recorded games of the player of this name first, then the "
+        "rest",
+    )
+    parser.add_argument(
         "--budget",
         type=whole_number,
         help=f"search iterations per decision, 1 to {MAX_MCTS_ITERATIONS:,} as for mcts-N "
@@ -71,6 +77,8 @@ def run(args: argparse.Namespace) -> int:
         return _review_lake(args)
     if args.cluster is not None:
         raise BadInput("--cluster: only with --all")
+    if args.player is not None:
+        raise BadInput("--player: only with --all")
     return _review_file(args)
 
 
@@ -85,7 +93,9 @@ def _review_lake(args: argparse.Namespace) -> int:
     lake = open_lake(args)
     lake.require_writable()
     with cluster_executor(args, workers) as executor:
-        done = review_all(lake, args.budget, seed, workers, executor, sys.stderr.isatty())
+        done = review_all(
+            lake, args.budget, seed, workers, executor, sys.stderr.isatty(), args.player
+        )
     print(
         f"reviewed {done.reviewed:,} recorded games of {lake.root} at budget {args.budget}, "
         f"seed {seed}; {done.already:,} were reviewed already",

@@ -39,6 +39,7 @@ def test_review_round_trip(tmp_path) -> None:
         {
             "ply": [1, 2],
             "seat": ["A", "B"],
+            "epoch": [1, 1],
             "move": ["C4 b2", "d+5 c3"],
             "expected": [[0.5, 0.5], [0.4, 0.6]],
             "played_value": [0.5, 0.55],

@@ -12,9 +12,11 @@ import pytest
 from data.accuracy import seat_accuracy
 from data.cli import main
 from data.lake import Lake
+from data.luck import seat_luck
 from data.reader import connect, execute
+from data.review_all import pending_reviews
 from data.review_rows import review_game
-from data.reviews import save_review
+from data.reviews import load_review, save_review
 from engine.rules import rule_set
 from engine.state import Game
 from tests.lakes import scratch_lake
@@ -89,6 +91,33 @@ def test_insights_follow_the_reviews_of_the_players_games(
     assert both["moves"] == sum(_review_moves(lake, game_id, seats) for game_id in (first, second))
     assert _insights(capsys, "--seed", "2", lake=lake)["reviewed"] == 0  # another seed's
 
+    # luck and skill: the mean over the two games of each game's figure for Ann's seat
+    lucks, skills = [], []
+    for game_id in (first, second):
+        review = load_review(lake, game_id, BUDGET, SEED)
+        results = _results(lake, game_id)
+        seat = seats.filter(pl.col("game_id") == game_id)["seat"][0]
+        row = seat_luck(review, results).filter(pl.col("seat") == seat).row(0, named=True)
+        lucks.append(row["luck"])
+        skills.append(row["skill"])
+    assert both["luck"]["mean"] == pytest.approx(sum(lucks) / 2)
+    assert both["skill"]["mean"] == pytest.approx(sum(skills) / 2)
+    low, high = both["skill"]["interval"]
+    assert 0 <= low <= both["skill"]["mean"] <= high
+    # the costliest habit costs most in all, and its moves are Ann's moves of that kind
+    habit = both["habits"][0]
+    assert habit["total"] == max(h["total"] for h in both["habits"])
+    assert habit["moves"] <= both["moves"] and habit["games"] <= 2
+
+
+def _results(lake: Lake, game_id: int) -> list[float]:
+    seats = execute(
+        connect(lake),
+        "SELECT win_share FROM seats WHERE game_id = $g ORDER BY seat",
+        {"g": game_id},
+    )
+    return seats["win_share"].to_list()
+
 
 def _review_moves(lake: Lake, game_id: int, seats: pl.DataFrame) -> int:
     seat = seats.filter(pl.col("game_id") == game_id)["seat"][0]
@@ -98,6 +127,14 @@ def _review_moves(lake: Lake, game_id: int, seats: pl.DataFrame) -> int:
         {"g": game_id, "s": seat},
     )
     return int(plies["n"][0])
+
+
+def test_a_players_games_are_reviewed_first(lake: Lake) -> None:
+    named = set(_seats(lake)["game_id"].to_list())
+    jobs, _ = pending_reviews(lake, BUDGET + 1, SEED, PLAYER)  # a budget nothing is reviewed at
+    order = [job.game_id in named for job in jobs]
+    assert order == sorted(order, reverse=True) and any(order) and not all(order)
+    assert [job.game_id for job in jobs[: len(named)]] == sorted(named)
 
 
 def test_insights_as_text(lake: Lake, capsys: pytest.CaptureFixture[str]) -> None:

@@ -63,6 +63,7 @@ def test_review_of_a_bad_record_is_bad_input(tmp_path: Path) -> None:
         (["review", "game.kgn", "--all"], "name a FILE.kgn to review, or --all"),
         (["review", "--all", "--lake", "{missing}"], "no lake there"),
         (["review", "--all", "--workers", "0", "--lake", "{lake}"], "--workers"),
+        (["review", "game.kgn", "--player", "Ann"], "--player: only with --all"),
     ],
 )
 def test_review_bad_arguments_are_one_line_and_exit_2(

@@ -7,7 +7,7 @@ import math
 
 import pytest
 
-from engine.stats import Z95, mean_interval, t_quantile, wilson_interval
+from engine.stats import Z95, mean_interval, ratio_interval, t_quantile, wilson_interval
 
 Z2 = Z95 * Z95
 
@@ -63,3 +63,15 @@ def test_a_mean_interval_stays_within_its_range() -> None:
     low, high = mean_interval([60.0, 70.0, 80.0], 0.0, 100.0)
     assert (low, high) == pytest.approx((45.157, 94.843), abs=2e-3)
     assert mean_interval([50.0], 0.0, 100.0) is None
+
+
+def test_a_ratio_of_single_observations_has_the_t_interval_of_their_mean() -> None:
+    # one observation a group: the cluster-robust SE is the usual s / √n (G/(G−1) · Σ(x − m)²
+    # / G² = s² / G), so the interval is mean_interval's
+    values = [0.1, 0.4, 0.0, 0.25, 0.05]
+    assert ratio_interval(values, [1] * 5, 0.0, 1.0) == pytest.approx(
+        mean_interval(values, 0.0, 1.0)
+    )
+    assert ratio_interval([0.3], [4], 0.0, 1.0) is None
+    low, high = ratio_interval([0.0, 0.0, 2.0], [1, 1, 2], 0.0, 1.0)
+    assert low == 0.0 and 0.5 < high <= 1.0  # cut to the range a mean loss can take
