@@ -37,20 +37,17 @@ from data.schema import (
     CELL_NAMES,
     KINDS,
     MIRROR_CELLS,
-    PIECE_TOKENS,
     PLACEMENT_COLUMNS,
     TABLE_SCHEMAS,
     TABLES,
     VALUE_OFFSET,
     aggregate_names,
+    piece_tokens,
 )
 from data.views import game_view_statements, without_partitions
+from engine import pieces
+from engine.rules import EDITIONS, RuleSet
 
-SEAT_LETTERS = "ABCD"
-TILE_KINDS = ("+1", "+2", "+3", "+4", "+5", "+6", "-1", "-2", "-3", "-4", "-5", "-6",
-              "MT", "DR", "GM", "WZ")  # fmt: skip
-WIZARD_EDITION = "kingdoms-2011"
-_WIZARD = TILE_KINDS.index("WZ")
 CASTLE, PASS = KINDS.index("castle"), KINDS.index("pass")  # a stored move's kind codes
 TILES = ("draw", "start")  # the kinds of move that place a tile
 
@@ -103,7 +100,7 @@ class _Batch:
         self._sorted_ids = ids[self._order]
         self.seat_game = self.game_of(self.seats)
         self.seat_letter = self.letter(self.seats)
-        self.seat_row = np.full((len(ids), len(SEAT_LETTERS)), -1)
+        self.seat_row = np.full((len(ids), pieces.MAX_SEATS), -1)
         self.seat_row[self.seat_game, self.seat_letter] = np.arange(len(self.seat_game))
         self.win_share = self.seats["win_share"].to_numpy()
         self.players = self.games["players"].to_numpy().astype(np.int64)
@@ -124,11 +121,11 @@ class _Batch:
         )
         self.move_game = self.game_of(self.moves)
         self.move_letter = self.moves["seat"].to_numpy().astype(np.int64)
-        seat_at = self.move_game * len(SEAT_LETTERS) + self.move_letter
+        seat_at = self.move_game * pieces.MAX_SEATS + self.move_letter
         self.move_seat = self.seat_row.ravel()[seat_at]
         self.kind = self._coded("kind", KINDS)
         self.cell = self._coded("cell", CELL_NAMES)
-        self.piece = self._coded("piece", PIECE_TOKENS)
+        self.piece = self._coded("piece", piece_tokens())
         self.epoch = self.moves["epoch"].to_numpy()
         turn = self.moves["turn"].to_numpy().astype(np.int64)
         self.turn = turn
@@ -181,7 +178,8 @@ class _Batch:
     @staticmethod
     def letter(table: pa.Table) -> np.ndarray:
         """Each row's seat (its `seat` letter) as 0–3."""
-        return mapped(column_key(table, "seat"), lambda s: SEAT_LETTERS.index(s) if s else 0)
+        letters = pieces.SEAT_LETTERS
+        return mapped(column_key(table, "seat"), lambda s: letters.index(s) if s else 0)
 
     def owner_keys(self, seats: np.ndarray) -> list[Key]:
         """The seats' game's rules and date, then their agent and player."""
@@ -206,18 +204,13 @@ def _castles(batch: _Batch) -> pa.Table:
 
 
 def _castle_rank(token: str | None) -> int:
-    return int(token[1:]) if token and _piece_kind(token) == "castle" else 0
+    piece = pieces.parse_piece(token) if token else pieces.EMPTY
+    return pieces.castle_rank(piece) if pieces.is_castle(piece) else 0
 
 
 def _piece_kind(token: str | None) -> str | None:
-    """What fills a cell: castle, resource, hazard, or the special tile's own token."""
-    if token and token[0] in SEAT_LETTERS and token[1:].isdigit():
-        return "castle"
-    if token and token[0] == "+":
-        return "resource"
-    if token and token[0] == "-":
-        return "hazard"
-    return token
+    """What fills a cell, as the engine names it (engine/pieces.py `piece_kind`)."""
+    return pieces.piece_kind(pieces.parse_piece(token)) if token else None
 
 
 def _cells(batch: _Batch) -> pa.Table:
@@ -403,26 +396,33 @@ def _tile_kinds(batch: _Batch) -> pa.Table:
 
 def _tile_use(batch: _Batch) -> pa.Table:
     rows = batch.moves_of(TILES)
-    tile = mapped(batch.piece,
-                   lambda t: TILE_KINDS.index(t) if t in TILE_KINDS else -1)[rows]  # fmt: skip
+    tokens = [pieces.piece_token(code) for code in pieces.TILE_KINDS]
+    tile = mapped(batch.piece, lambda t: tokens.index(t) if t in tokens else -1)[rows]
     seats = np.arange(batch.seats.num_rows)
     owner, first, _ = number_groups(*combined(batch.owner_keys(seats), seats))
-    wizard_edition = mapped(batch.edition, lambda edition: edition == WIZARD_EDITION, bool)
-    sums = _tile_use_sums(owner, len(first), batch.win_share, wizard_edition[batch.seat_game],
-                          batch.move_seat[rows], tile)  # fmt: skip
+    tile_sets = {edition: RuleSet(edition=edition).tiles for edition in EDITIONS}
+    in_edition = np.array(  # per edition of the batch, which tile kinds its tile set has
+        [
+            [code in tile_sets.get(edition, ()) for code in pieces.TILE_KINDS]
+            for edition in batch.edition.single.to_pylist()
+        ],
+        dtype=bool,
+    ).reshape(-1, len(tokens))
+    has_tile = in_edition[batch.edition.codes[batch.seat_game]]
+    sums = _tile_use_sums(owner, len(first), batch.win_share, has_tile, batch.move_seat[rows], tile)
     owners, kinds, placed = np.nonzero(sums[0])  # the groups: (owner, tile kind, placed)
     keys = batch.owner_keys(first[owners])
-    keys += [key("tile", kinds, TILE_KINDS), key("placed", placed, [False, True])]
+    keys += [key("tile", kinds, tokens), key("placed", placed, [False, True])]
     totals = sums[:, owners, kinds, placed]
     schema = aggregate_schemas()["agg_tile_use"]
     return grouped_table(schema, keys, np.arange(len(owners)), totals[0], totals[1:])
 
 
 @numba.njit(cache=True)
-def _tile_use_sums(owner, owners, win_share, wizard_edition, placer, tile):
+def _tile_use_sums(owner, owners, win_share, has_tile, placer, tile):
     """Per owner, tile kind and whether the seat placed it: the seats, their win shares and the
-    squares (every seat once per tile kind, the wizard only in its edition)."""
-    kinds = len(TILE_KINDS)
+    squares (every seat once per tile kind its game's edition has, `has_tile`)."""
+    kinds = has_tile.shape[1]
     placed = np.zeros((len(owner), kinds), dtype=np.int64)
     for i in range(len(tile)):
         if tile[i] >= 0:
@@ -431,7 +431,7 @@ def _tile_use_sums(owner, owners, win_share, wizard_edition, placer, tile):
     for seat in range(len(owner)):
         win = float(win_share[seat])
         for kind in range(kinds):
-            if kind == _WIZARD and not wizard_edition[seat]:
+            if not has_tile[seat, kind]:
                 continue
             group = (owner[seat], kind, placed[seat, kind])
             sums[0][group] += 1
@@ -523,14 +523,14 @@ def _move_counts(game, epoch, kind, legal, games):
     return counts
 
 
-POSITION_PAIRS = ((1, 2), (1, 3), (1, 4), (2, 3), (2, 4), (3, 4))
+POSITION_PAIRS = tuple(itertools.combinations(range(1, pieces.MAX_SEATS + 1), 2))
 
 
 def _position_gaps(batch: _Batch) -> pa.Table:
     """Per game and pair of its turn positions, the gap between their win shares."""
     count = batch.games.num_rows
     position = batch.seats["turn_position"].to_numpy().astype(np.int64)
-    shares = np.zeros((count, len(SEAT_LETTERS) + 1))  # each game's win share by position
+    shares = np.zeros((count, pieces.MAX_SEATS + 1))  # each game's win share by position
     np.add.at(shares, (batch.seat_game, position), batch.win_share)
     seated = np.zeros(count, dtype=bool)
     seated[batch.seat_game] = True
@@ -556,7 +556,7 @@ def _head_to_head(batch: _Batch) -> pa.Table:
     rows = batch.seat_row
     seated = rows >= 0
     pairs = []  # (game, agent, opponent, score) of every pair of seats of different agents
-    for a, b in np.ndindex(len(SEAT_LETTERS), len(SEAT_LETTERS)):
+    for a, b in np.ndindex(pieces.MAX_SEATS, pieces.MAX_SEATS):
         games = np.nonzero(seated[:, a] & seated[:, b])[0]
         mine, theirs = rows[games, a], rows[games, b]
         mixed = (agent[mine] != people) & (agent[theirs] != people) & (agent[mine] != agent[theirs])

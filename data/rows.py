@@ -17,7 +17,7 @@ import pyarrow as pa
 
 from data.played import PlayedGames, Setups
 from data.schema import ENGINE_VERSION, KINDS, TABLE_SCHEMAS, VALUE_OFFSET
-from engine import moves, pieces
+from engine import facts, moves, pieces
 from engine.kernel.batch import SEATS, BoardScores, score_boards
 from engine.kernel.replay import (
     TURN_COLUMNS,
@@ -29,7 +29,6 @@ from engine.kernel.replay import (
 from engine.outcome import seat_outcomes
 
 CASTLE, DRAW, START = (KINDS.index(kind) for kind in ("castle", "draw", "start"))
-SEAT_NAMES = tuple(pieces.SEAT_LETTERS)
 
 
 # ---------------------------------------------------------------------------- Arrow helpers
@@ -138,7 +137,7 @@ def _games_table(games: PlayedGames, players, plies, first_seat, deals, created)
             _dictionary(variant, variants),
             _int(players, "int8"),
             games.seeds,
-            _dictionary(first_seat, SEAT_NAMES),
+            _dictionary(first_seat, pieces.SEAT_LETTERS),
             _int(plies, "int16"),
             pa.repeat(pa.scalar(created, pa.timestamp("ms", tz="UTC")), count),
             _dictionary(np.zeros(count), [ENGINE_VERSION]),
@@ -157,7 +156,7 @@ def _games_table(games: PlayedGames, players, plies, first_seat, deals, created)
 def _seats_table(games: PlayedGames, players, final, first_seat) -> pa.Table:
     outcome = seat_outcomes(final, players)
     game_index, seat = np.nonzero(outcome.seated)  # game by game, seat by seat
-    position = (seat - first_seat[game_index]) % players[game_index] + 1
+    position = facts.turn_position(seat, first_seat[game_index], players[game_index])
     rank, win_share, utility, margin = (
         column[outcome.seated]
         for column in (outcome.rank, outcome.win_share, outcome.utility, outcome.margin)
@@ -174,7 +173,7 @@ def _seats_table(games: PlayedGames, players, final, first_seat) -> pa.Table:
         "seats",
         [
             pa.array(games.ids[game_index]),
-            _dictionary(seat, SEAT_NAMES),
+            _dictionary(seat, pieces.SEAT_LETTERS),
             pa.array(names, type=pa.string()).take(at),
             _dictionary(agent_codes, agents or [""], no_agent).take(at),
             _int(position, "int8"),
@@ -192,9 +191,12 @@ def _moves_table(ids, turns: ReplayedTurns, players, board, scores: BoardScores)
     scored on the epoch's final board: a castle's row and column gold and effective rank, a
     tile's impact on every seat."""
     values = np.zeros((SEATS, len(turns.kind)), dtype=np.uint16)
-    _placement_values(turns.kind, turns.cell, board, players[turns.game],
-                      scores.effective_rank, scores.row_base, scores.column_base, scores.impacts,
-                      values)  # fmt: skip
+    rank = scores.effective_rank
+    row_gold, column_gold = (
+        facts.castle_gold(base, rank) for base in (scores.row_base, scores.column_base)
+    )
+    _placement_values(turns.kind, turns.cell, board, players[turns.game], rank, row_gold,
+                      column_gold, scores.impacts, values)  # fmt: skip
     return _table(
         "moves",
         [
@@ -207,7 +209,7 @@ def _moves_table(ids, turns: ReplayedTurns, players, board, scores: BoardScores)
 
 
 @numba.njit(cache=True)
-def _placement_values(kind, cell, board_row, players, rank, row_base, column_base, impacts,
+def _placement_values(kind, cell, board_row, players, rank, row_gold, column_gold, impacts,
                       values):  # fmt: skip
     """What every placement scored on its epoch's final board, stored as data/schema.py says:
     a castle's row and column gold (+ offset) and effective rank, a tile's impact on each
@@ -215,10 +217,9 @@ def _placement_values(kind, cell, board_row, players, rank, row_base, column_bas
     for i in range(len(kind)):
         board, c = board_row[i], cell[i]
         if kind[i] == CASTLE:
-            r = rank[board, c]
-            values[0, i] = row_base[board, c] * r + VALUE_OFFSET
-            values[1, i] = column_base[board, c] * r + VALUE_OFFSET
-            values[2, i] = r
+            values[0, i] = row_gold[board, c] + VALUE_OFFSET
+            values[1, i] = column_gold[board, c] + VALUE_OFFSET
+            values[2, i] = rank[board, c]
         elif kind[i] == DRAW or kind[i] == START:
             for seat in range(players[i]):
                 values[seat, i] = impacts[board, c, seat] + VALUE_OFFSET
@@ -232,7 +233,7 @@ def _epoch_table(ids, played, gains, start) -> pa.Table:
         [
             pa.array(ids[game_index]),
             _int(epoch + 1, "int8"),
-            _dictionary(seat, SEAT_NAMES),
+            _dictionary(seat, pieces.SEAT_LETTERS),
             _int(gains[game_index, epoch, seat], "int16"),
             _int(after[game_index, epoch, seat], "int16"),
         ],

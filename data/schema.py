@@ -10,6 +10,7 @@ import pyarrow as pa
 
 from engine import pieces
 from engine.geometry import geometry
+from engine.rules import RuleSet
 
 # Changes whenever a stored column is added, renamed or retyped; a lake of another is refused.
 SCHEMA_VERSION = 11
@@ -21,15 +22,12 @@ ENGINE_VERSION = "0.1.0"
 
 _DICT = pa.dictionary(pa.int8(), pa.string())
 KINDS = ("castle", "draw", "start", "pass")  # a stored move's `kind` is an index here
-BOARD = geometry(5, 6)  # the lake's board: cells are numbered row by row
+BOARD = geometry(RuleSet().rows, RuleSet().columns)  # the lake's board: cells numbered row by row
 CELL_NAMES = tuple(BOARD.cell_name(cell) for cell in range(BOARD.cells))  # `cell`: -1 for none
 # each cell's mirror class, named by its first cell: the cell and its left-right and top-bottom
 # mirror images, which a pooled heatmap counts as one
 MIRROR_CELLS = tuple(CELL_NAMES[min(BOARD.mirror_images(cell))] for cell in range(BOARD.cells))
-PIECE_TOKENS = tuple(  # a stored `piece` is the engine's code, an index here (0: none)
-    pieces.piece_token(code) if 0 < code <= pieces.WIZARD or code >= pieces.CASTLE_BASE else None
-    for code in range(pieces.CASTLE_BASE + 4 * pieces.MAX_SEATS)
-)
+PIECE_CODES = range(pieces.CASTLE_BASE + 4 * pieces.MAX_SEATS)  # a stored `piece` (0: none)
 VALUE_OFFSET = 32768  # added to stored gold and impacts; a stored 0 means none
 
 
@@ -109,6 +107,14 @@ SOURCES = ("simulated", "recorded")
 PARTITION_COLUMNS = ("source", "batch_id")
 PART = "part-0.parquet"
 AGGREGATE_DIR = Path(__file__).with_name("aggregates")  # agg_<name>.sql: each aggregate's SQL
+
+
+def piece_tokens() -> tuple[str | None, ...]:
+    """The engine's token of every stored piece code, an index here (None where no piece)."""
+    return tuple(
+        pieces.piece_token(code) if code in pieces.TILE_KINDS or pieces.is_castle(code) else None
+        for code in PIECE_CODES
+    )
 
 
 @cache

@@ -27,7 +27,7 @@ from engine.agents import play_game as play_agents
 from engine.executors import Executor, LocalExecutor
 from engine.kernel.batch import policy_games
 from engine.kernel.policies import POLICIES
-from engine.rules import RuleSet
+from engine.rules import PLAYER_COUNTS, RuleSet
 from engine.state import Game
 
 RANDOM = "random"
@@ -51,7 +51,7 @@ class Plan:
     """What a run plays: how many games, of which player counts, agents and rules."""
 
     games: int
-    players: tuple[int, ...] = (2, 3, 4)
+    players: tuple[int, ...] = PLAYER_COUNTS
     agents: tuple[str, ...] = (RANDOM,)
     rules: RuleSet = RuleSet()
     seed: int = 0

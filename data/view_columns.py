@@ -5,6 +5,11 @@ The SQL console's schema browser shows these beside each column's type.
 
 from __future__ import annotations
 
+from data.schema import CELL_NAMES
+from engine import pieces
+
+_SEATS = f"{pieces.SEAT_LETTERS[0]}–{pieces.SEAT_LETTERS[pieces.MAX_SEATS - 1]}"
+
 _WHERE = {
     "batch_id": "the batch the row was written in (from its folder name)",
     "source": "simulated or recorded (from its folder name)",
@@ -31,7 +36,9 @@ VIEW_MEANINGS = {
     "castles": "one row per castle on the final board of an epoch",
     "tile_impacts": "one row per placed tile and seat",
     "tile_placements": "one row per placed tile, its impact on each seat in four columns",
-    "cells": "the 30 board cells",
+    "cells": f"the {len(CELL_NAMES)} board cells",
+    "pieces": "one row per piece the lake stores, as the engine names it",
+    "edition_tiles": "one row per edition and tile kind of its tile set",
 }
 AGGREGATE_MEANING = "per-batch counts, sums and sums of squares the dashboard's queries read"
 
@@ -53,7 +60,7 @@ COLUMN_MEANINGS: dict[str, dict[str, str]] = {
     },
     "seats": {
         "game_id": "the game",
-        "seat": "seat letter, A–D",
+        "seat": f"seat letter, {_SEATS}",
         "player": "the player's name",
         "agent": "the agent that played the seat (NULL for people)",
         "turn_position": "1 = first mover of epoch 1",
@@ -81,7 +88,7 @@ COLUMN_MEANINGS: dict[str, dict[str, str]] = {
     "epoch_scores": {
         "game_id": "the game",
         "epoch": "epoch, 1–3",
-        "seat": "seat letter, A–D",
+        "seat": f"seat letter, {_SEATS}",
         "gained": "gold the seat gained in the epoch",
         "gold_after": "the seat's gold after the epoch",
     },
@@ -110,11 +117,25 @@ COLUMN_MEANINGS: dict[str, dict[str, str]] = {
         "epoch": "epoch, 1–3",
         **_CELL,
         **_PLACED,
-        **{f"impact_{s}": f"the tile's impact on seat {s.upper()}" for s in "abcd"},
+        **{
+            f"impact_{seat.lower()}": f"the tile's impact on seat {seat}"
+            for seat in pieces.SEAT_LETTERS[: pieces.MAX_SEATS]
+        },
     },
     "cells": {
         **_CELL,
         "mirror_cell": "the cell's mirror class, named by its first cell in reading order: "
         "the cells that left-right and top-bottom reflection map onto each other",
+    },
+    "pieces": {
+        "code": "the engine's code of the piece (tiles in the engine's order)",
+        "piece": "its token, as `moves.piece` shows it",
+        "piece_kind": "castle, resource, hazard, or a special tile's token",
+        "tile_value": "a tile's face value (0 for a special tile; NULL for a castle)",
+    },
+    "edition_tiles": {
+        "edition": "rules edition",
+        "tile": "a tile kind of the edition's tile set, as a token",
+        "copies": "how many of it the tile set holds",
     },
 }

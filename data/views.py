@@ -13,14 +13,16 @@ from data.schema import (
     KINDS,
     MIRROR_CELLS,
     PART,
-    PIECE_TOKENS,
+    PIECE_CODES,
     PLACEMENT_COLUMNS,
     TABLES,
     VALUE_OFFSET,
     aggregate_names,
+    piece_tokens,
 )
 from engine import pieces, stats
 from engine.actions import action_codes
+from engine.rules import EDITIONS, RuleSet
 
 # A stored turn's columns, its codes named (the lists in braces, generated from data/schema.py
 # and the engine's pieces and board), with what follows from it: the select list of every view
@@ -90,7 +92,7 @@ SELECT game_id, epoch, cell, cell_row, cell_column, piece AS tile, seat AS place
        CASE kind WHEN 'draw' THEN 'drawn' ELSE 'start' END AS placed_by, turn,
        CAST(least(5, (CAST(turn AS INTEGER) - 1) * 5 // turns_in_epoch + 1) AS TINYINT)
            AS timing,
-       impact_a, impact_b, impact_c, impact_d
+       {impact_columns}
 FROM (SELECT {decoded} FROM {moves} m WHERE m.kind IN ({tile_kinds}))
 JOIN (SELECT game_id, epoch, max(turn) AS turns_in_epoch FROM {moves} GROUP BY ALL)
     USING (game_id, epoch);
@@ -98,12 +100,20 @@ CREATE VIEW tile_impacts WITH (DEFER_BINDING) AS
 SELECT game_id, epoch, cell, cell_row, cell_column, tile, placer, placed_by, turn, timing,
        seat, impact
 FROM (
-    SELECT *, unnest([
-        {{'seat': 'A', 'impact': impact_a}}, {{'seat': 'B', 'impact': impact_b}},
-        {{'seat': 'C', 'impact': impact_c}}, {{'seat': 'D', 'impact': impact_d}}
-    ], recursive := true)
+    SELECT *, unnest([{seat_impacts}], recursive := true)
     FROM tile_placements
 ) WHERE impact IS NOT NULL
+"""
+
+# The engine's pieces and each edition's tiles, as rows (the lists in braces, from the engine):
+# what SQL names a piece's kind with, orders tiles by, and which tiles an edition has.
+PIECE_VIEWS = """
+CREATE VIEW pieces AS
+SELECT CAST(code AS TINYINT) AS code, piece, piece_kind, CAST(tile_value AS TINYINT) AS tile_value
+FROM (VALUES {pieces}) t(code, piece, piece_kind, tile_value);
+CREATE VIEW edition_tiles AS
+SELECT edition, tile, CAST(copies AS TINYINT) AS copies
+FROM (VALUES {edition_tiles}) t(edition, tile, copies)
 """
 
 MACROS = """
@@ -186,10 +196,41 @@ def _sql_value(value: str | int) -> str:
     return _quoted(value) if isinstance(value, str) else str(value)
 
 
+def _sql_rows(rows) -> str:
+    """Rows for a VALUES list: each a tuple of strings, integers and None (NULL)."""
+    return ", ".join("(" + ", ".join("NULL" if v is None else _sql_value(v) for v in row) + ")"
+                     for row in rows)  # fmt: skip
+
+
+def _piece_rows() -> list[tuple[int, str, str, int | None]]:
+    """Every piece the lake stores: its code, token, kind and (a tile's) face value."""
+    tokens = piece_tokens()
+    return [
+        (
+            code,
+            token,
+            pieces.piece_kind(code),
+            None if pieces.is_castle(code) else pieces.tile_value(code),
+        )
+        for code, token in zip(PIECE_CODES, tokens, strict=True)
+        if token is not None
+    ]
+
+
+def _edition_tile_rows() -> list[tuple[str, str, int]]:
+    """Every edition's tile kinds, each with its number of copies in the edition's tile set."""
+    rows = []
+    for edition in EDITIONS:
+        tiles = RuleSet(edition=edition).tiles
+        rows += [(edition, pieces.piece_token(t), tiles.count(t)) for t in sorted(set(tiles))]
+    return rows
+
+
 def _code_lists() -> dict[str, str | int]:
     """The lists and codes the SQL reads stored codes with, from the catalogue and the engine."""
     codes = action_codes(len(CELL_NAMES))
-    cells, piece_codes = range(len(CELL_NAMES)), range(len(PIECE_TOKENS))
+    cells, piece_codes = range(len(CELL_NAMES)), PIECE_CODES
+    letters = pieces.SEAT_LETTERS[: pieces.MAX_SEATS]
     castle_ids = [
         codes.castle(pieces.castle_rank(code), 0) if pieces.is_castle(code) else None
         for code in piece_codes
@@ -197,17 +238,24 @@ def _code_lists() -> dict[str, str | int]:
     impacts = [
         f"CASE WHEN m.kind IN ({{tile_kinds}}) AND {column} > 0 THEN "
         f"CAST(CAST({column} AS INTEGER) - {{offset}} AS SMALLINT) END AS impact_{letter.lower()}"
-        for letter, column in zip(pieces.SEAT_LETTERS, PLACEMENT_COLUMNS, strict=True)
+        for letter, column in zip(letters, PLACEMENT_COLUMNS, strict=True)
     ]
     lists: dict[str, str | int] = {
-        "seat_letters": _sql_list(pieces.SEAT_LETTERS[: pieces.MAX_SEATS]),
+        "seat_letters": _sql_list(letters),
+        "impact_columns": ", ".join(f"impact_{letter.lower()}" for letter in letters),
+        "seat_impacts": ", ".join(
+            f"{{'seat': {_quoted(letter)}, 'impact': impact_{letter.lower()}}}"
+            for letter in letters
+        ),
+        "pieces": _sql_rows(_piece_rows()),
+        "edition_tiles": _sql_rows(_edition_tile_rows()),
         "kinds": _sql_list(KINDS),
         "cells": _sql_list([None, *CELL_NAMES]),
         "cell_count": len(CELL_NAMES),
         "mirror_cells": _sql_list(MIRROR_CELLS),
         "cell_rows": _sql_list([None, *(BOARD.row_of(c) + 1 for c in cells)]),
         "cell_columns": _sql_list([None, *(BOARD.column_of(c) + 1 for c in cells)]),
-        "tokens": _sql_list(PIECE_TOKENS),
+        "tokens": _sql_list(piece_tokens()),
         "castle_ranks": _sql_list(
             [pieces.castle_rank(p) if pieces.is_castle(p) else None for p in piece_codes]
         ),
@@ -251,7 +299,9 @@ def game_view_statements(sources: dict[str, str]) -> list[str]:
     }
     decoded = DECODED_MOVES.format(**lists)
     text = GAME_VIEWS.format(**sources, **lists, **levels, decoded=decoded)
-    script = ";".join((ACTION_MACRO.format(**lists), text, MACROS.format(**lists)))
+    script = ";".join(
+        (ACTION_MACRO.format(**lists), text, PIECE_VIEWS.format(**lists), MACROS.format(**lists))
+    )
     return [s for s in (script + ";" + INTERVAL_MACROS).split(";") if s.strip()]
 
 

@@ -1,14 +1,12 @@
--- What filled each cell, when in the epoch, and by whom (occupancy and fill timing heatmaps).
+-- What filled each cell, when in the epoch, and by whom (occupancy and fill timing heatmaps);
+-- a piece's kind as the engine names it (`pieces`).
 WITH epoch_turns AS (SELECT game_id, epoch, max(turn) AS turns FROM moves GROUP BY ALL)
 SELECT g.edition, g.variant, g.players, gl.level, g.created, s.agent, s.player, m.epoch, m.cell,
-       CASE WHEN m.kind = 'castle' THEN 'castle'
-            WHEN m.piece LIKE '+%' THEN 'resource'
-            WHEN m.piece LIKE '-%' THEN 'hazard'
-            ELSE m.piece END AS piece_kind,
+       p.piece_kind,
        count(*) AS n,
        sum((m.turn - 1) / greatest(e.turns - 1, 1)) AS sum_fill,
        sum(((m.turn - 1) / greatest(e.turns - 1, 1)) ^ 2) AS sumsq_fill
 FROM moves m JOIN games g USING (game_id) JOIN game_levels gl USING (game_id) JOIN seats s USING (game_id, seat)
-JOIN epoch_turns e USING (game_id, epoch)
+JOIN epoch_turns e USING (game_id, epoch) JOIN pieces p USING (piece)
 WHERE m.kind <> 'pass'
 GROUP BY ALL

@@ -1,14 +1,17 @@
 -- Tile impacts per cell (every tile kind together), with the sums an interval that treats the
 -- game as the unit needs, as agg_castles (its cell scopes and rolled-up keys). A placement's
 -- impact on its opponents is their mean (the placement is the observation).
-WITH placements AS (
+WITH impacts AS (  -- each placement's impact on its placer, and on every seat together
+    SELECT game_id, epoch, turn, CAST(sum(impact) FILTER (WHERE seat = placer) AS SMALLINT) AS own,
+           CAST(sum(impact) AS INTEGER) AS total
+    FROM tile_impacts GROUP BY game_id, epoch, turn
+),
+placements AS (
     SELECT t.*, g.edition, g.variant, g.players, gl.level, g.created, s.agent, s.player,
            cl.mirror_cell,
-           CASE t.placer WHEN 'A' THEN t.impact_a WHEN 'B' THEN t.impact_b
-                WHEN 'C' THEN t.impact_c ELSE t.impact_d END AS own,
-           coalesce(t.impact_a, 0) + coalesce(t.impact_b, 0) + coalesce(t.impact_c, 0)
-               + coalesce(t.impact_d, 0) AS total
-    FROM tile_placements t JOIN games g USING (game_id) JOIN game_levels gl USING (game_id)
+           i.own, i.total
+    FROM tile_placements t JOIN impacts i USING (game_id, epoch, turn)
+    JOIN games g USING (game_id) JOIN game_levels gl USING (game_id)
     JOIN seats s ON s.game_id = t.game_id AND s.seat = t.placer JOIN cells cl USING (cell)
 ),
 swings AS (

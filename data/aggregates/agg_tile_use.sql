@@ -1,14 +1,11 @@
 -- Outcome of seats that placed a tile kind at least once in the game, and of seats that never
--- did ("improvement when placed").
-WITH kinds AS (
-    SELECT unnest(['+1', '+2', '+3', '+4', '+5', '+6', '-1', '-2', '-3', '-4', '-5', '-6',
-                   'MT', 'DR', 'GM', 'WZ']) AS tile
-),
-placed AS (SELECT DISTINCT game_id, placer AS seat, tile FROM tile_placements)
+-- did ("improvement when placed"), for every tile kind of the game's edition (`edition_tiles`,
+-- from the engine).
+WITH placed AS (SELECT DISTINCT game_id, placer AS seat, tile FROM tile_placements)
 SELECT g.edition, g.variant, g.players, gl.level, g.created, s.agent, s.player, k.tile,
        p.tile IS NOT NULL AS placed,
        count(*) AS n, sum(s.win_share) AS sum_win, sum(s.win_share ^ 2) AS sumsq_win
-FROM seats s JOIN games g USING (game_id) JOIN game_levels gl USING (game_id) CROSS JOIN kinds k
+FROM seats s JOIN games g USING (game_id) JOIN game_levels gl USING (game_id)
+JOIN edition_tiles k ON k.edition = g.edition
 LEFT JOIN placed p ON p.game_id = s.game_id AND p.seat = s.seat AND p.tile = k.tile
-WHERE k.tile <> 'WZ' OR g.edition = 'kingdoms-2011'
 GROUP BY ALL

@@ -13,7 +13,7 @@ from data.commands.cluster_options import (
 from data.commands.lake import suggest_compaction
 from data.commands.lake_options import add_lake_argument, open_lake_for_writing
 from engine.cli_support import EXIT_OK, BadInput, whole_number
-from engine.rules import RulesError, check_players, rule_set
+from engine.rules import DEFAULT_EDITION, PLAYER_COUNTS, RulesError, check_players, rule_set
 from engine.tokens import parse_int
 
 NAME = "simulate"
@@ -27,9 +27,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--games", type=whole_number, default=1000, help="how many games (default 1000)"
     )
-    parser.add_argument("--players", default="2,3,4", help="player counts, cycled (default 2,3,4)")
+    counts = ",".join(map(str, PLAYER_COUNTS))
+    parser.add_argument(
+        "--players", default=counts, help=f"player counts, cycled (default {counts})"
+    )
     parser.add_argument("--agents", default="random", help="agents, rotated over the seats")
-    parser.add_argument("--edition", default="kingdoms-2011")
+    parser.add_argument("--edition", default=DEFAULT_EDITION)
     parser.add_argument("--variant", default="", help="comma-separated official variants")
     parser.add_argument(
         "--seed", type=whole_number, default=0, help="the same seed gives the same games"

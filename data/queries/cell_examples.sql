@@ -3,8 +3,8 @@
 -- the placer's result, at most $limit (default 20). Every matching game is searched: the
 -- aggregates the heatmaps count say which batches hold matching placements on the cell, and the
 -- newest of them until they hold $limit are read. $piece_kind picks the pieces a heatmap
--- counts: 'castle' (the default), 'tile' (any tile), 'resource', 'hazard', 'MT', 'DR', 'GM',
--- 'WZ', or 'any'. Filters (NULL = all): $edition $variant $players $level $source $date_from
+-- counts: 'castle' (the default), 'tile' (any tile), a piece kind of the `pieces` view
+-- ('resource', 'hazard' or a special tile's token), or 'any'. Filters (NULL = all): $edition $variant $players $level $source $date_from
 -- $date_to $agent $player $epoch $rank ($agent/$player: the placer; $rank: castles of that rank).
 WITH counted AS (
     SELECT batch_id, n FROM agg_castles
@@ -46,11 +46,8 @@ seats_in AS (
 ),
 placed AS (
     SELECT game_id, epoch, ply, seat, piece, castle_rank AS rank,
-           CAST(row_gold + column_gold AS SMALLINT) AS castle_gold,
-           CASE WHEN kind = 'castle' THEN 'castle'
-                WHEN piece IN ('MT', 'DR', 'GM', 'WZ') THEN piece
-                WHEN tile_value > 0 THEN 'resource' ELSE 'hazard' END AS piece_kind
-    FROM _moves
+           CAST(row_gold + column_gold AS SMALLINT) AS castle_gold, p.piece_kind
+    FROM _moves JOIN pieces p USING (piece)
     WHERE batch_id IN (SELECT batch_id FROM newest)
       AND cell = $cell AND kind <> 'pass' AND ($epoch IS NULL OR epoch = $epoch)
 ),

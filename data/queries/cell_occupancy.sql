@@ -1,7 +1,8 @@
 -- Occupancy per cell: share of epochs in which the cell held a piece of $piece_kind at the
--- end ('castle', 'resource', 'hazard', 'MT', 'DR', 'GM', 'WZ'; NULL = any piece), with a
--- Wilson 95% interval. Filters (NULL = all): $edition $variant $players $level $source $date_from
--- $date_to $epoch; $agent/$player select whose castles or tiles count.
+-- end (a piece kind of the `pieces` view: 'castle', 'resource', 'hazard' or a special tile's
+-- token; NULL = any piece), with a Wilson 95% interval. Filters (NULL = all): $edition
+-- $variant $players $level $source $date_from $date_to $epoch; $agent/$player select whose
+-- castles or tiles count.
 WITH epochs AS (
     SELECT coalesce(CAST(sum(n) AS BIGINT), 0) AS n FROM agg_epochs
     WHERE kept(edition, variant, players, level, source, created,

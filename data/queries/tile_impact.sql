@@ -25,6 +25,5 @@ SELECT tile, split, cross_split, n AS placements,
        sum_opponent / n AS opponent_impact,
        half_width(n, sum_opponent, sumsq_opponent) AS opponent_half_width,
        sum_net / n AS net_swing, half_width(n, sum_net, sumsq_net) AS net_half_width
-FROM sums
-ORDER BY CASE WHEN tile LIKE '+%' THEN 0 WHEN tile LIKE '-%' THEN 1 ELSE 2 END,
-         abs(TRY_CAST(tile AS INTEGER)), tile, split, cross_split
+FROM sums LEFT JOIN pieces p ON p.piece = sums.tile
+ORDER BY p.code, tile, split, cross_split  -- the engine's order of the tiles
