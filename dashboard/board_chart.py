@@ -102,7 +102,9 @@ def _looks(piece: int, names: dict[str, str], by_wizard: bool) -> tuple[str, ...
         label = f"{letter}{rank}"
         caption = f"★ counts {rank + 1}" if by_wizard else names["castle"]
         name = f"{letter}'s rank-{rank} {names['castle']}" + (
-            f" (counts {rank + 1} next to the {names['WZ']})" if by_wizard else ""
+            f" (counts {rank + 1} next to the {names[pieces.piece_kind(pieces.WIZARD)]})"
+            if by_wizard
+            else ""
         )
         return "castle", label, caption, SEAT_COLOURS[seat], SEAT_TEXT, name
     token = pieces.piece_token(piece)

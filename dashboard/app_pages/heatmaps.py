@@ -26,6 +26,8 @@ from dashboard.notices import lake_has_games, nothing_matches, play_level
 from dashboard.text import plain
 from data.levels import LEVELS, RECORDED
 from data.schema import CELL_NAMES
+from engine import pieces
+from engine.rules import DEFAULT_EDITION, DISPLAY_NAMES
 
 
 @dataclass(frozen=True)
@@ -42,14 +44,12 @@ class CellMetric:
     value_format: str = ".1f"
 
 
-PIECE_KINDS = {  # occupancy label: (piece kind, what the examples list)
-    "castle": ("castle", "castles"),
-    "resource": ("resource", "resource tiles"),
-    "hazard": ("hazard", "hazard tiles"),
-    "mountain": ("MT", "mountains"),
-    "dragon": ("DR", "dragons"),
-    "gold mine": ("GM", "gold mines"),
-    "wizard": ("WZ", "wizards"),
+PIECE_NAMES = DISPLAY_NAMES[DEFAULT_EDITION]
+PIECE_KINDS = {  # occupancy label: (piece kind, what the examples list), the engine's kinds
+    PIECE_NAMES[kind]: (kind, f"{PIECE_NAMES[kind]}s")
+    for kind in dict.fromkeys(
+        pieces.piece_kind(code) for code in (pieces.castle(0, 1), *pieces.TILE_KINDS)
+    )
 }
 TILES = {"piece_kind": "tile"}
 METRICS = {
@@ -65,7 +65,7 @@ METRICS = {
             {"piece_kind": "castle", "rank": rank},
             f"rank-{rank} castles",
         )
-        for rank in range(1, 5)
+        for rank in pieces.CASTLE_RANKS
     },
     "Castle yield per rank unit": CellMetric(
         "cell_castle_yield",
