@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from engine.kernel.compiled import inline, kernel, leaf
+from engine.kernel.compiled import helper, inline, kernel
 from engine.kernel.layout import (
     ACTION_COUNT,
     EPOCH,
@@ -61,7 +61,7 @@ def next_action(state, rules, policies, stream, legal, values, unseen, scratch) 
     return nth_tile(state, rules, pick(stream, state[SUPPLY_SIZE]))  # a uniform tile dealt or drawn
 
 
-@leaf
+@helper
 def play_game(state, rules, policies, stream, start, stop, actions, legal, values, unseen,
               scratch) -> int:  # fmt: skip
     """Play one game from a fresh state, its actions into `actions` from `start` (at most up to

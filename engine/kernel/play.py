@@ -9,7 +9,7 @@ from __future__ import annotations
 import numpy as np
 
 from engine.actions import CASTLE_BLOCKS, Block
-from engine.kernel.compiled import inline, kernel, leaf
+from engine.kernel.compiled import helper, inline, kernel
 from engine.kernel.layout import (
     ACTION_BLOCKS_AT,
     ACTION_COUNT,
@@ -95,7 +95,7 @@ def chance_outcome_list(state: np.ndarray, rules: np.ndarray) -> list[tuple[int,
     return [(int(outcome), int(weight) / total) for outcome, weight in pairs]
 
 
-@leaf
+@helper
 def begin_game(state, rules) -> None:
     """Set up a game: start gold, every seat's castles, then the first epoch."""
     state.fill(0)
@@ -107,7 +107,7 @@ def begin_game(state, rules) -> None:
     begin_epoch(state, rules, -1)
 
 
-@leaf
+@helper
 def begin_epoch(state, rules, first_seat: int) -> None:
     """Shuffle every tile into the supply and deal the starting tiles; `first_seat` moves first
     once they are dealt (-1: chosen by chance)."""
@@ -302,7 +302,7 @@ def tile_codes_left(state, rules) -> int:
     return codes
 
 
-@leaf
+@helper
 def legal_count(state, rules) -> int:
     """How many legal actions the seat to move has (`legal_blocks`' widths summed)."""
     mask = legal_blocks(state, rules)
@@ -350,7 +350,7 @@ def legal_actions(state, rules, out) -> int:
     return count
 
 
-@leaf
+@helper
 def chance_outcomes(state, rules, outcomes, weights) -> int:
     """Write a chance node's outcomes and their weights (probability × the weights' sum) into
     the arrays; return how many (0 when the state is not a chance node)."""

@@ -19,7 +19,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from engine.kernel.compiled import inline, kernel, leaf
+from engine.kernel.compiled import helper, inline, kernel
 from engine.kernel.layout import (
     CASTLE,
     CASTLES_AT,
@@ -107,7 +107,7 @@ def policy_scratch(rules) -> PolicyScratch:
     )
 
 
-@leaf
+@helper
 def scan_segments(board, rules, rank, of, stats, ranks, base) -> int:
     """Cut every line at its mountains: each cell's row and column segment (-1 on a mountain),
     each segment's statistics (the columns above), castle ranks per seat, and base, into arrays
@@ -189,7 +189,7 @@ def line_gains(cell, value, dragon, mine, of, stats, ranks, base, gains) -> None
                 gains[seat] += ranks[k, seat] * change
 
 
-@leaf
+@helper
 def mountain_gains(board, rules, cell, rank, of, stats, ranks, base, gains, before) -> None:
     """A mountain's gains (into `gains`): it cuts the segment through its cell in each of its
     lines in two, each part then paid on its own (`before`: a scratch as long as `gains`, the
@@ -231,7 +231,7 @@ def margin(totals, gains, seat: int, players: int) -> float:
     return totals[seat] + gains[seat] - best
 
 
-@leaf
+@helper
 def candidate_rank(board, rules, cell, seat, rank_index, wizard) -> int:
     """The effective rank a castle of the seat would have on the empty cell."""
     board[cell] = castle_code(rules, seat, rank_index)
@@ -240,7 +240,7 @@ def candidate_rank(board, rules, cell, seat, rank_index, wizard) -> int:
     return effective
 
 
-@leaf
+@helper
 def best_tile_margin(board, rules, tile, seat, totals, rank, wizard, of, stats, ranks, base,
                      gains, spare) -> float:  # fmt: skip
     """The best margin reachable by placing the tile on some empty cell."""
@@ -254,7 +254,7 @@ def best_tile_margin(board, rules, tile, seat, totals, rank, wizard, of, stats, 
     return best
 
 
-@leaf
+@helper
 def draw_expectation(board, rules, unseen, seat, totals, rank, wizard, of, stats, ranks, base,
                      gains, spare, units) -> float:  # fmt: skip
     """A draw's worth: the best margin of the tile it brings, expected over the tiles the seat
@@ -291,7 +291,7 @@ def draw_expectation(board, rules, unseen, seat, totals, rank, wizard, of, stats
     return total / count
 
 
-@leaf
+@helper
 def expected_fill(state, rules, unseen) -> float:
     """The expected value a still-empty cell will add to its segments' base."""
     board = board_of(state, rules)
@@ -313,7 +313,7 @@ def expected_fill(state, rules, unseen) -> float:
     return total / count * share
 
 
-@leaf
+@helper
 def castle_outlook(rank, effective, cell, epoch, placed, expected, of, stats) -> float:
     """What the greedy margin misses about a castle: its segments' future, risk and rank cost."""
     others_open = 0 if placed else 1
@@ -356,7 +356,7 @@ def action_values(state, rules, unseen, legal, count, heuristic, draw_value, val
                      policy_scratch(rules))  # fmt: skip
 
 
-@leaf
+@helper
 def action_values_in(state, rules, unseen, legal, count, heuristic, draw_value, values,
                      scratch) -> None:  # fmt: skip
     """`action_values`, working in `scratch` (`policy_scratch`'s arrays) rather than in arrays
@@ -426,7 +426,7 @@ def projected_gold(state, rules, unseen, out, outlook_weight, scratch) -> None:
             )  # fmt: skip
 
 
-@leaf
+@helper
 def pick_best(legal, values, count, stream) -> int:
     """The action of highest value, a uniformly random one (from the stream) among equals."""
     top = -np.inf
@@ -444,7 +444,7 @@ def pick_best(legal, values, count, stream) -> int:
     return legal[0]
 
 
-@leaf
+@helper
 def unseen_by(state, rules, seat, unseen) -> None:
     """The tiles the seat has not seen, per code: the supply and the other seats' starting
     tiles, into `unseen`."""

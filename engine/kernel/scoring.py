@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from engine.kernel.compiled import kernel, leaf
+from engine.kernel.compiled import helper, kernel
 from engine.kernel.layout import (
     CASTLE,
     DRAGON,
@@ -39,14 +39,14 @@ SEGMENT_BASE = 3
 SEGMENT_RANKS = 4
 
 
-@leaf
+@helper
 def segment_base(resources: int, hazards: int, dragon: bool, mine: bool) -> int:
     """A segment's base value: the dragon cancels its resources, then the gold mine doubles."""
     base = hazards if dragon else resources + hazards
     return base * 2 if mine else base
 
 
-@leaf
+@helper
 def wizard_cell(board, rules) -> int:
     """The cell holding the wizard, -1 when it is not on the board."""
     for cell in range(board.shape[0]):
@@ -55,7 +55,7 @@ def wizard_cell(board, rules) -> int:
     return -1
 
 
-@leaf
+@helper
 def castle_rank(board, cell: int, wizard: int, rules) -> int:
     """The effective rank of the castle on `cell`: its rank, one higher when orthogonally next
     to the wizard (0 for a cell without a castle)."""
@@ -70,7 +70,7 @@ def castle_rank(board, cell: int, wizard: int, rules) -> int:
     return rank
 
 
-@leaf
+@helper
 def effective_ranks(board, rules, rank) -> None:
     """Every cell's castle rank with the wizard (`castle_rank`), into `rank`."""
     wizard = wizard_cell(board, rules)
@@ -78,7 +78,7 @@ def effective_ranks(board, rules, rank) -> None:
         rank[cell] = castle_rank(board, cell, wizard, rules)
 
 
-@leaf
+@helper
 def add_line_gold(board, line: int, rank, rules, gold, ranks) -> None:
     """Add to `gold` (per seat) what every seat earns in one line, segment by segment, the
     castles at their effective `rank` (per cell); `ranks`, zeros as long as `gold`, holds a
@@ -120,7 +120,7 @@ def score_gold(board, rules, gold) -> None:
         add_line_gold(board, line, rank, rules, gold, ranks)
 
 
-@leaf
+@helper
 def line_is_full(board, line: int, rules) -> bool:
     for position in range(rules[LONGEST]):
         cell = line_cell(rules, line, position)
