@@ -23,18 +23,20 @@ from engine.moves import Move
 from engine.stats import ratio_interval, wilson_interval
 
 COUNTED = ("inaccuracies", "mistakes", "blunders")
-GAME_SCHEMA = {
-    "game_id": pl.Int64,
+GAME_SCHEMA: dict[str, pl.DataType] = {
+    "game_id": pl.Int64(),
     "created": pl.Datetime("ms", "UTC"),
-    "players": pl.Int64,
-    "result": pl.Float64,  # the player's win share
-    "reviewed": pl.Boolean,
-    "accuracy": pl.Float64,  # the rest null when not reviewed
-    "luck": pl.Float64,
-    "skill": pl.Float64,
-    "adjusted": pl.Float64,
-    "moves": pl.Int64,
-    **{column: pl.Int64 for column in COUNTED},
+    "players": pl.Int64(),
+    "result": pl.Float64(),  # the player's win share
+    "reviewed": pl.Boolean(),
+    "accuracy": pl.Float64(),  # the rest null when not reviewed
+    "luck": pl.Float64(),
+    "skill": pl.Float64(),
+    "adjusted": pl.Float64(),
+    "moves": pl.Int64(),
+    "inaccuracies": pl.Int64(),  # the counts of COUNTED
+    "mistakes": pl.Int64(),
+    "blunders": pl.Int64(),
 }
 MOVE_SCHEMA = {
     "game_id": pl.Int64,

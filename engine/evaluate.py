@@ -23,8 +23,9 @@ other seat's from its own latest turn, scaled so that the seats share the rest o
 
 A seat's **luck** at a chance event it meets (the tile it draws, the starting tile it is dealt)
 is its expected win_share with the outcome it met minus the mean over the outcomes it could
-have met, each weighted by its chance from what the seat knows (`outcome_luck`); every outcome
-is played out on the same deals, so their differences carry little of the other chances.
+have met, each weighted by its chance from what the seat knows (`draw_luck`, `deal_luck`);
+every outcome is played out on the same deals, so their differences carry little of the other
+chances.
 """
 
 from __future__ import annotations
@@ -173,25 +174,25 @@ def gold_values(state: State) -> dict[int, float]:
 
 def draw_luck(state: State, searcher: Searcher, seed: int) -> float:
     """The luck of the tile the seat to move has just drawn and is to place (see
-    outcome_luck)."""
-    return _outcome_luck(state, "pending_tile", searcher, seed)
+    _outcome_luck)."""
+    return _outcome_luck(state, False, searcher, seed)
 
 
 def deal_luck(state: State, searcher: Searcher, seed: int) -> float:
     """The luck of the starting tile the seat to move holds, at its first turn after the deal:
-    0 when it holds none (see outcome_luck)."""
+    0 when it holds none (see _outcome_luck)."""
     if not state.start_tiles[state.current_player()]:
         return 0.0
-    return _outcome_luck(state, "own_start", searcher, seed)
+    return _outcome_luck(state, True, searcher, seed)
 
 
-def _outcome_luck(state: State, met: str, searcher: Searcher, seed: int) -> float:
-    """The seat to move's expected win_share with the tile it met (its observation's `met`
-    field) minus the mean over the tiles it could have met, each as likely as its share of the
-    tiles the seat has not seen; each tile is played as the heuristic values most and then
-    played out on the same deals."""
+def _outcome_luck(state: State, dealt: bool, searcher: Searcher, seed: int) -> float:
+    """The seat to move's expected win_share with the tile it met (its starting tile when
+    `dealt`, else the tile it drew) minus the mean over the tiles it could have met, each as
+    likely as its share of the tiles the seat has not seen; each tile is played as the
+    heuristic values most and then played out on the same deals."""
     observation = state.observation(state.current_player())
-    tile_met = getattr(observation, met)
+    tile_met = observation.own_start if dealt else observation.pending_tile
     pool = list(observation.unseen)
     pool[tile_met] += 1
     legal = state.legal_actions()
@@ -202,7 +203,11 @@ def _outcome_luck(state: State, met: str, searcher: Searcher, seed: int) -> floa
             continue
         unseen = pool.copy()
         unseen[tile] -= 1
-        view = replace(observation, unseen=tuple(unseen), **{met: tile})
+        view = (
+            replace(observation, unseen=tuple(unseen), own_start=tile)
+            if dealt
+            else replace(observation, unseen=tuple(unseen), pending_tile=tile)
+        )
         heuristic = Position.from_observation(view).values(legal, True)
         action = legal[int(np.argmax(heuristic))]
         value = float(np.mean(searcher.deal_values(view, [action], deals, seed)))
@@ -240,7 +245,7 @@ class MoveReview:
     decided: bool  # judged by gold: the mover's win_share was settled (see DECIDED)
     quality: str
     best: Move | None  # the evaluator's preferred move when it differs from the one played
-    draw_luck: float = 0.0  # the mover's luck in the tile it drew (see outcome_luck)
+    draw_luck: float = 0.0  # the mover's luck in the tile it drew (see draw_luck)
     deal_luck: float = 0.0  # its luck in the starting tile dealt, at its epoch's first turn
 
     @property
