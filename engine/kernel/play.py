@@ -90,7 +90,7 @@ def chance_outcome_list(state: np.ndarray, rules: np.ndarray) -> list[tuple[int,
     outcomes = np.zeros(action_count(rules), dtype=np.int64)
     weights = np.zeros(action_count(rules), dtype=np.int64)
     count = chance_outcomes(state, rules, outcomes, weights)
-    total = weights[:count].sum()
+    total = int(weights[:count].sum())
     pairs = zip(outcomes[:count], weights[:count], strict=True)
     return [(int(outcome), int(weight) / total) for outcome, weight in pairs]
 

@@ -61,9 +61,9 @@ def _swap_hidden_tile(state: State, seat: int) -> State:
     opponent = next(s for s in range(state.players) if s != seat and other.start_tiles[s])
     held = other.start_tiles[opponent]
     replacement = next(t for t in pieces.TILE_KINDS if other.supply[t] and t != held)
-    other.supply[replacement] -= 1
-    other.supply[held] += 1
-    other.start_tiles[opponent] = replacement
+    other.parts.supply[replacement] -= 1
+    other.parts.supply[held] += 1
+    other.parts.held[opponent] = replacement
     return other
 
 

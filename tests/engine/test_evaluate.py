@@ -202,7 +202,7 @@ def test_a_decided_position_is_judged_by_the_gold_a_move_gives_up() -> None:
     B's row (b5) rather than its own (b1) gives up 48 gold of margin: the rank-4 castle of the
     row it joins counts it four times, +24 for A or +24 for B."""
     state = _position_with_drawn_tile(pieces.resource(6))
-    state.gold[0] = 300
+    state.parts.gold[0] = 300
     codes = state.game.codes
     own, theirs = codes.place_drawn(B1), codes.place_drawn(B5)
     judged = evaluate(state, budget=200, seed=1, played=theirs)

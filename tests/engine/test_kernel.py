@@ -1,4 +1,5 @@
-"""The compiled kernel held to the readable engine (engine/state.py, engine/scoring.py).
+"""The compiled kernel, and its face (engine/state.py, engine/scoring.py), held to the readable
+reference (tests/engine/reference/).
 
 Node by node over seeded random games of every edition × variant × player count: the phase and
 the seat to move, the legal actions, the chance outcomes with their probabilities, the gold
@@ -12,6 +13,7 @@ of the rules is frozen into the compiled code.
 from __future__ import annotations
 
 import random
+import re
 import shutil
 from pathlib import Path
 
@@ -53,9 +55,13 @@ from engine.kernel.policies import (
 from engine.kernel.random_play import random_action
 from engine.kernel.stream import new_stream
 from engine.kernel.tables import KernelState, kernel_rules, piece_table, table
+from engine.moves import IllegalMoveError
 from engine.rules import EDITIONS, RuleSet, rule_set
-from engine.scoring import score_breakdown
-from engine.state import CHANCE, PLACE, TERMINAL, TURN, Game, State
+from engine.scoring import score_breakdown as face_breakdown
+from engine.state import Game
+from engine.state import State as GameState
+from tests.engine.reference.scoring import score_breakdown
+from tests.engine.reference.state import CHANCE, PLACE, TERMINAL, TURN, State
 
 VARIANT_SETS = (
     "",
@@ -71,6 +77,25 @@ SETUPS = [
     for players in (2, 3, 4)
 ]
 ODD_RULES = RuleSet(start_gold=7, epochs=4)  # parameters no edition uses
+# What a state shows of itself, compared between the face and the reference.
+FIELDS = (
+    "phase",
+    "seat",
+    "epoch",
+    "empty",
+    "supply_size",
+    "pending_tile",
+    "last_castle_placed",
+    "next_first",
+    "turn_order",
+    "board",
+    "gold",
+    "epoch_gains",
+    "castles",
+    "castles_left",
+    "start_tiles",
+    "supply",
+)
 
 
 def _check_breakdown(board: list[int], players: int, rules: RuleSet) -> None:
@@ -78,6 +103,7 @@ def _check_breakdown(board: list[int], players: int, rules: RuleSet) -> None:
     tables = kernel_rules(players, rules)
     geo = geometry(rules.rows, rules.columns)
     expected = score_breakdown(board, players, geo)
+    assert face_breakdown(board, players, geo) == expected
     cells = len(board)
     gold = np.zeros(pieces.MAX_SEATS, dtype=np.int64)
     row_base, column_base, rank = np.zeros((3, cells), dtype=np.int64)
@@ -103,10 +129,11 @@ def _check_breakdown(board: list[int], players: int, rules: RuleSet) -> None:
 
 
 def _play_both(game: Game, rng: random.Random) -> int:
-    """Play one random game through the engine and the kernel side by side, comparing every
-    node; returns the plies."""
+    """Play one random game through the reference, the kernel and the kernel's face side by side,
+    comparing every node; returns the plies."""
     tables = kernel_rules(game.players, game.rules)
-    state = game.new_initial_state()
+    state = State(game)
+    face = game.new_initial_state()
     packed = play.new_state(tables)
     mirror = KernelState.of(packed, tables)
     plies = 0
@@ -118,11 +145,15 @@ def _play_both(game: Game, rng: random.Random) -> int:
             assert mirror.scalars[TO_MOVE] == player
         legal = state.legal_actions()
         assert play.legal_action_list(packed, tables) == legal
+        assert face.current_player() == player and face.legal_actions() == legal
         if player == TERMINAL:
             break
         if player == CHANCE:
             outcomes = state.chance_outcomes()
             assert play.chance_outcome_list(packed, tables) == outcomes
+            assert face.chance_outcomes() == outcomes
+        else:
+            _check_observations(face, state)
         action = rng.choice(legal)
         epoch = state.epoch
         board = list(state.board)
@@ -130,7 +161,10 @@ def _play_both(game: Game, rng: random.Random) -> int:
             board[placed[0]] = placed[1]
         state.apply_action(action)
         assert play.apply_action(packed, tables, action)
+        face.apply_action(action)
         plies += 1
+        for name in FIELDS:
+            assert getattr(face, name) == getattr(state, name), name
         assert list(mirror.board) == state.board
         assert list(mirror.gold[: game.players]) == state.gold
         if state.epoch != epoch or state.is_terminal():  # the epoch ended on `board`
@@ -139,6 +173,15 @@ def _play_both(game: Game, rng: random.Random) -> int:
             assert mirror.scalars[EPOCH] == state.epoch
             _check_breakdown(board, game.players, game.rules)
     return plies
+
+
+def _check_observations(face: GameState, state: State) -> None:
+    """Every seat's observation from the face equals the reference's, its public state too."""
+    for seat in range(state.players):
+        seen, expected = face.observation(seat), state.observation(seat)
+        assert seen == expected
+        for name in FIELDS:
+            assert getattr(seen.public, name) == getattr(expected.public, name), name
 
 
 def _placement(state: State, action: int) -> tuple[int, int] | None:
@@ -160,7 +203,7 @@ def _illegal_rejected(game: Game, seed: int) -> None:
     """Actions the engine refuses, the kernel refuses too, leaving the state as it was."""
     tables = kernel_rules(game.players, game.rules)
     rng = random.Random(seed)
-    state, mirror = game.new_initial_state(), play.new_state(tables)
+    state, mirror, face = State(game), play.new_state(tables), game.new_initial_state()
     while not state.is_terminal():
         legal = set(state.legal_actions())
         wrong = [a for a in range(-1, game.codes.size + 1) if a not in legal]
@@ -168,9 +211,15 @@ def _illegal_rejected(game: Game, seed: int) -> None:
         for action in rng.sample(wrong, 5):
             assert not play.apply_action(mirror, tables, action)
             assert (mirror == before).all()
+            with pytest.raises(IllegalMoveError) as expected:
+                state.apply_action(action)
+            with pytest.raises(IllegalMoveError, match=re.escape(str(expected.value))):
+                face.apply_action(action)
+            assert (face.kernel_state == before).all()
         action = rng.choice(sorted(legal))
         state.apply_action(action)
         play.apply_action(mirror, tables, action)
+        face.apply_action(action)
 
 
 @pytest.mark.parametrize(("edition", "variants", "players"), SETUPS)
@@ -201,8 +250,8 @@ def test_rule_parameters_reach_the_kernel_as_data(players: int) -> None:
 
 
 def _replay(game: Game, history: list[int]) -> State:
-    """Replay a kernel game through the engine, every action checked legal on the way."""
-    state = game.new_initial_state()
+    """Replay a kernel game through the reference, every action checked legal on the way."""
+    state = State(game)
     for action in history:
         if state.is_chance_node():
             assert action in dict(state.chance_outcomes())

@@ -1,17 +1,25 @@
-"""Scoring: the worked checks of the rules spec, and the laws scoring must obey."""
+"""Scoring: the worked checks of the rules spec, and the laws scoring must obey, for the product's
+scoring (the kernel's, through engine/scoring.py) and the readable reference alike."""
+
+from types import ModuleType
 
 import pytest
 from hypothesis import given, settings
 
 from engine import pieces
+from engine import scoring as kernel_scoring
 from engine.geometry import geometry
 from engine.notation import parse_board
 from engine.rules import RuleSet
-from engine.scoring import score_breakdown, score_gold, segment_base, tile_impacts
 from tests.engine.boards import NOTATION_EXAMPLE, board, random_boards
+from tests.engine.reference import scoring as reference_scoring
+from tests.engine.reference.scoring import segment_base
 
 GEO = geometry()
 RULES = RuleSet()
+both = pytest.mark.parametrize(
+    "scoring", [kernel_scoring, reference_scoring], ids=["kernel", "reference"]
+)
 
 # The worked checks of the rules spec ("Worked checks"), numbered as there; the gold is A's gain.
 WORKED_CHECKS = [
@@ -30,9 +38,10 @@ WORKED_CHECKS = [
 ]
 
 
+@both
 @pytest.mark.parametrize(("name", "text", "gold"), WORKED_CHECKS, ids=[c[0] for c in WORKED_CHECKS])
-def test_worked_checks(name: str, text: str, gold: int) -> None:
-    assert score_gold(parse_board(text, RULES), 2, GEO)[0] == gold
+def test_worked_checks(scoring: ModuleType, name: str, text: str, gold: int) -> None:
+    assert scoring.score_gold(parse_board(text, RULES), 2, GEO)[0] == gold
 
 
 def test_faq_column_base_with_dragon_and_gold_mine() -> None:
@@ -47,17 +56,19 @@ def test_faq_column_base_with_dragon_and_gold_mine() -> None:
     assert segment_base(cells, range(5)) == -8
 
 
-def test_notation_example_board() -> None:
+@both
+def test_notation_example_board(scoring: ModuleType) -> None:
     """The board string of the notation spec; its --json example shows A 44, B 3, C 53."""
     text = NOTATION_EXAMPLE
-    assert score_gold(parse_board(text, RULES), 3, GEO) == [44, 3, 53]
+    assert scoring.score_gold(parse_board(text, RULES), 3, GEO) == [44, 3, 53]
 
 
-def test_breakdown_agrees_with_fast_scoring() -> None:
+@both
+def test_breakdown_agrees_with_fast_scoring(scoring: ModuleType) -> None:
     text = NOTATION_EXAMPLE
     cells = parse_board(text, RULES)
-    breakdown = score_breakdown(cells, 3, GEO)
-    assert list(breakdown.gold) == score_gold(cells, 3, GEO)
+    breakdown = scoring.score_breakdown(cells, 3, GEO)
+    assert list(breakdown.gold) == scoring.score_gold(cells, 3, GEO)
     per_seat = [0, 0, 0]
     for castle in breakdown.castles:
         per_seat[castle.seat] += castle.gold
@@ -70,29 +81,32 @@ def test_breakdown_agrees_with_fast_scoring() -> None:
 boards = random_boards(players=3)
 
 
+@both
 @settings(max_examples=300, deadline=None)
 @given(boards)
-def test_mirroring_left_right_keeps_everyones_gold(cells: list[int]) -> None:
+def test_mirroring_left_right_keeps_everyones_gold(scoring: ModuleType, cells: list[int]) -> None:
     mirrored = [cells[GEO.mirrored(cell)] for cell in range(30)]
-    assert score_gold(mirrored, 3, GEO) == score_gold(cells, 3, GEO)
+    assert scoring.score_gold(mirrored, 3, GEO) == scoring.score_gold(cells, 3, GEO)
 
 
+@both
 @settings(max_examples=300, deadline=None)
 @given(boards)
-def test_counterfactual_impacts_match_rescoring(cells: list[int]) -> None:
-    full = score_gold(cells, 3, GEO)
-    impacts = tile_impacts(cells, 3, GEO)
+def test_counterfactual_impacts_match_rescoring(scoring: ModuleType, cells: list[int]) -> None:
+    full = scoring.score_gold(cells, 3, GEO)
+    impacts = scoring.score_breakdown(cells, 3, GEO).impacts
     assert set(impacts) == {c for c, p in enumerate(cells) if pieces.is_tile(p)}
     for cell, impact in impacts.items():
         without = list(cells)
         without[cell] = pieces.EMPTY
-        rescored = score_gold(without, 3, GEO)
+        rescored = scoring.score_gold(without, 3, GEO)
         assert list(impact) == [f - w for f, w in zip(full, rescored, strict=True)]
 
 
+@both
 @settings(max_examples=200, deadline=None)
 @given(boards)
-def test_breakdown_matches_fast_scoring(cells: list[int]) -> None:
-    breakdown = score_breakdown(cells, 3, GEO)
-    assert list(breakdown.gold) == score_gold(cells, 3, GEO)
+def test_breakdown_matches_fast_scoring(scoring: ModuleType, cells: list[int]) -> None:
+    breakdown = scoring.score_breakdown(cells, 3, GEO)
+    assert list(breakdown.gold) == scoring.score_gold(cells, 3, GEO)
     assert sum(s.gold[0] for s in breakdown.segments) == breakdown.gold[0]

@@ -42,9 +42,9 @@ def _swap_hidden_tiles(state: State, seat: int) -> State:
         if opponent == seat or not held:
             continue
         replacement = next(t for t in pieces.TILE_KINDS if other.supply[t] and t != held)
-        other.supply[replacement] -= 1
-        other.supply[held] += 1
-        other.start_tiles[opponent] = replacement
+        other.parts.supply[replacement] -= 1
+        other.parts.supply[held] += 1
+        other.parts.held[opponent] = replacement
     return other
 
 

@@ -6,6 +6,8 @@ from collections import Counter
 import pytest
 
 from engine import pieces
+from engine.kernel import play
+from engine.kernel.layout import ORDER_FIRST
 from engine.playout import random_game, random_games
 from engine.rules import RuleSet, rule_set
 from engine.state import CHANCE, TERMINAL, Game, State
@@ -88,12 +90,13 @@ def test_random_games_keep_the_rules(players: int) -> None:
 
 def test_first_player_of_later_epochs_is_the_richest_with_the_tie_rule() -> None:
     """Tie for most gold: the earliest of the tied seats in the last epoch's turn order."""
-    state = Game(3).new_initial_state()
-    state.gold = [60, 70, 70]
-    state.turn_order = [2, 0, 1]
-    assert state._richest_first() == 2
-    state.turn_order = [0, 1, 2]
-    assert state._richest_first() == 1
+    game = Game(3)
+    state = game.new_initial_state()
+    state.parts.gold[:3] = [60, 70, 70]
+    state.parts.scalars[ORDER_FIRST] = 2  # turn order C, A, B
+    assert play.richest_first(state.kernel_state, game.kernel_rules) == 2
+    state.parts.scalars[ORDER_FIRST] = 0  # turn order A, B, C
+    assert play.richest_first(state.kernel_state, game.kernel_rules) == 1
 
 
 def test_rank_one_castles_return_and_higher_ranks_do_not() -> None:
