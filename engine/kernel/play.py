@@ -1,7 +1,8 @@
 """The game on flat arrays: a state, its legal actions and chance outcomes, and applying one.
 
-The same rules as engine/state.py, which stays the readable reference that the tests hold this
-to. A state is one int64 array and the rules another (their slots: engine/kernel/layout.py).
+The game's rules, written once: engine/state.py is a face over these arrays, and the tests hold
+them to a readable reference (tests/engine/reference/). A state is one int64 array and the rules
+another (their slots: engine/kernel/layout.py).
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ from engine.kernel.layout import (
     HELD_AT,
     LAST_CASTLE,
     LAST_PLACED,
+    LONGEST,
     MAX_SEATS,
     NEXT_FIRST,
     NO_LUCK,
@@ -58,12 +60,21 @@ from engine.kernel.layout import (
     piece_seat,
     supply_at,
 )
-from engine.kernel.scoring import add_line_gold, effective_ranks, line_is_full, score_gold
+from engine.kernel.scoring import (
+    STATS,
+    add_segments_gold,
+    effective_ranks,
+    line_is_full,
+    scan_line,
+    score_gold,
+)
 
-CASTLE_1, START, PLACE_DRAWN, DRAW, PASS, CHOOSE = (
-    int(CASTLE_BLOCKS[0]), int(Block.START), int(Block.PLACE), int(Block.DRAW), int(Block.PASS),
-    int(Block.CHOOSE),
-)  # fmt: skip
+CASTLE_1 = int(CASTLE_BLOCKS[0])
+START = int(Block.START)
+PLACE_DRAWN = int(Block.PLACE)
+DRAW = int(Block.DRAW)
+PASS = int(Block.PASS)
+CHOOSE = int(Block.CHOOSE)
 BLOCKS = len(Block)
 
 
@@ -247,15 +258,19 @@ def end_epoch(state, rules) -> None:
 def score_filled_lines(state, rules, cell: int) -> None:
     """Score-as-you-go: pay out the lines the piece just placed on `cell` filled."""
     board = board_of(state, rules)
-    seats = rules[PLAYERS]
+    seats, room = rules[PLAYERS], rules[LONGEST] + 1
     rank = np.zeros(board.shape[0], dtype=np.int64)
     effective_ranks(board, rules, rank)
+    of = np.zeros((board.shape[0], 2), dtype=np.int64)
+    stats = np.zeros((room, STATS), dtype=np.int64)
+    ranks = np.zeros((room, seats), dtype=np.int64)
+    base = np.zeros(room, dtype=np.int64)
     gained = np.zeros(seats, dtype=np.int64)
-    ranks = np.zeros(seats, dtype=np.int64)
     for axis in range(2):
         line = cell_line(rules, cell, axis)
         if line_is_full(board, line, rules):
-            add_line_gold(board, line, rank, rules, gained, ranks)
+            segments = scan_line(board, rules, line, rank, of, stats, ranks, base, 0)
+            add_segments_gold(segments, ranks, base, gained)
     gains = epoch_gains(state, rules, state[EPOCH] - 1)
     for seat in range(seats):
         gains[seat] += gained[seat]

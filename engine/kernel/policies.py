@@ -27,14 +27,12 @@ from engine.kernel.layout import (
     DRAGON,
     EPOCH,
     GOLD_MINE,
-    LINES,
     LONGEST,
     MOUNTAIN,
     NEIGHBOURS,
     PENDING,
     PLAYERS,
     RANKS,
-    ROWS,
     TILE_CODES,
     TO_MOVE,
     VALUE_TILE,
@@ -55,9 +53,20 @@ from engine.kernel.layout import (
 )
 from engine.kernel.play import CASTLE_1, DRAW, PASS, PLACE_DRAWN, START, action_block
 from engine.kernel.scoring import (
+    DRAGONS,
+    HAZARDS,
+    MINES,
+    OPEN,
+    RESOURCES,
+    STATS,
+    add_segments_gold,
+    base_of,
     castle_rank,
+    count_piece,
     effective_ranks,
+    scan_board,
     segment_base,
+    segment_room,
     wizard_cell,
 )
 from engine.kernel.stream import pick
@@ -70,89 +79,46 @@ LATER_VALUE_PER_RANK = (0.0, 4.0, 2.0)  # by epoch (1, 2; later 0): what a held 
 HOLD_PER_EMPTY = 0.25  # the starting tile's option value per empty cell left
 TOLERANCE = 1e-9  # values this close to the best are ties
 
-# Columns of a segment's statistics in `scan_segments`.
-RESOURCES, HAZARDS, DRAGONS, MINES, OPEN = 0, 1, 2, 3, 4
-
 
 class PolicyScratch(NamedTuple):
     """The arrays valuing a position works in, allocated once for all the positions of a batch
     (`policy_scratch`): per cell, per segment (room for every segment) and per seat."""
 
     rank: np.ndarray  # (cells,) effective castle ranks
-    of: np.ndarray  # (cells, 2) each cell's row and column segment
-    stats: np.ndarray  # (segments, 5) by the columns above
+    of: np.ndarray  # (cells, 2) each cell's row and column segment (engine/kernel/scoring.py)
+    stats: np.ndarray  # (segments, STATS) by scoring's columns
     ranks: np.ndarray  # (segments, seats) castle ranks per seat
     base: np.ndarray  # (segments,)
     totals: np.ndarray  # (seats,) gold with the board's
     gains: np.ndarray  # (seats,) a candidate's gold changes
-    spare: np.ndarray  # (seats,) mountain_gains' scratch
+    cut: np.ndarray  # (2, STATS) the two parts a mountain cuts a segment into
+    cut_ranks: np.ndarray  # (1, seats) the castle ranks per seat of the first
     units: np.ndarray  # (cells, 2, seats) each empty cell's gains from a +1 and a -1 tile
 
 
 @kernel
 def policy_scratch(rules) -> PolicyScratch:
     """Fresh arrays for `action_values_in` under these rules."""
-    cells, seats = rules[CELLS], rules[PLAYERS]
-    segments = rules[LINES] * (rules[LONGEST] + 1)
+    cells, seats, segments = rules[CELLS], rules[PLAYERS], segment_room(rules)
     return PolicyScratch(
         np.zeros(cells, dtype=np.int64),
         np.full((cells, 2), -1, dtype=np.int64),
-        np.zeros((segments, 5), dtype=np.int64),
+        np.zeros((segments, STATS), dtype=np.int64),
         np.zeros((segments, seats), dtype=np.int64),
         np.zeros(segments, dtype=np.int64),
         np.zeros(seats, dtype=np.int64),
         np.zeros(seats, dtype=np.int64),
-        np.zeros(seats, dtype=np.int64),
+        np.zeros((2, STATS), dtype=np.int64),
+        np.zeros((1, seats), dtype=np.int64),
         np.zeros((cells, 2, seats), dtype=np.int64),
     )
 
 
-@helper
-def scan_segments(board, rules, rank, of, stats, ranks, base) -> int:
-    """Cut every line at its mountains: each cell's row and column segment (-1 on a mountain),
-    each segment's statistics (the columns above), castle ranks per seat, and base, into arrays
-    with room for every segment (`policy_scratch`'s); returns how many segments there are."""
-    count = 0
-    for line in range(rules[LINES]):
-        axis = 0 if line < rules[ROWS] else 1
-        stats[count] = 0
-        ranks[count] = 0
-        for position in range(rules[LONGEST]):
-            cell = line_cell(rules, line, position)
-            if cell < 0:
-                break
-            piece = board[cell]
-            kind = piece_kind(rules, piece)
-            if kind == MOUNTAIN:
-                of[cell, axis] = -1
-                count += 1
-                stats[count] = 0
-                ranks[count] = 0
-                continue
-            of[cell, axis] = count
-            value = piece_value(rules, piece)
-            stats[count, RESOURCES if value > 0 else HAZARDS] += value
-            if kind == DRAGON:
-                stats[count, DRAGONS] += 1
-            elif kind == GOLD_MINE:
-                stats[count, MINES] += 1
-            elif piece == 0:
-                stats[count, OPEN] += 1
-            if kind == CASTLE:
-                ranks[count, piece_seat(rules, piece)] += rank[cell]
-        count += 1
-    for k in range(count):
-        base[k] = segment_base(stats[k, RESOURCES], stats[k, HAZARDS], stats[k, DRAGONS] != 0,
-                               stats[k, MINES] != 0)  # fmt: skip
-    return count
-
-
 @inline
-def placement_gains(board, rules, cell, tile, rank, wizard, of, stats, ranks, base, gains,
-                    spare) -> None:  # fmt: skip
-    """Each seat's gold change (into `gains`) from the tile on the empty cell, from the
-    segments it touches (`scan_segments`'s); it runs for every candidate (`spare`: a scratch
-    array as long as `gains`)."""
+def placement_gains(board, rules, cell, tile, wizard, scratch) -> None:
+    """Each seat's gold change (into `scratch.gains`) from the tile on the empty cell, from the
+    segments it touches (`scan_position`'s); it runs for every candidate."""
+    gains = scratch.gains
     gains.fill(0)
     kind = piece_kind(rules, tile)
     if kind == WIZARD:  # one rank more for each castle next to it, in both its segments
@@ -160,65 +126,63 @@ def placement_gains(board, rules, cell, tile, rank, wizard, of, stats, ranks, ba
             for k in range(NEIGHBOURS):
                 around = neighbour(rules, cell, k)
                 if around >= 0 and piece_kind(rules, board[around]) == CASTLE:
-                    extra = castle_rank(board, around, cell, rules) - rank[around]
-                    seat = piece_seat(rules, board[around])
-                    gains[seat] += extra * (base[of[around, 0]] + base[of[around, 1]])
+                    extra = castle_rank(board, around, cell, rules) - scratch.rank[around]
+                    row, column = scratch.of[around, 0], scratch.of[around, 1]
+                    gains[piece_seat(rules, board[around])] += extra * (
+                        scratch.base[row] + scratch.base[column]
+                    )
         return
     if kind == MOUNTAIN:
-        mountain_gains(board, rules, cell, rank, of, stats, ranks, base, gains, spare)
+        mountain_gains(board, rules, cell, scratch)
         return
-    line_gains(cell, piece_value(rules, tile), kind == DRAGON, kind == GOLD_MINE, of, stats,
-               ranks, base, gains)  # fmt: skip
+    value = piece_value(rules, tile)
+    line_gains(cell, value, kind == DRAGON, kind == GOLD_MINE, scratch, gains)
 
 
 @inline
-def line_gains(cell, value, dragon, mine, of, stats, ranks, base, gains) -> None:
+def line_gains(cell, value, dragon, mine, scratch, gains) -> None:
     """Add to `gains` what a tile of this value (a dragon, a gold mine) on the empty cell
     changes in its row and its column segment."""
+    stats, ranks = scratch.stats, scratch.ranks
     for axis in range(2):
-        k = of[cell, axis]
+        k = scratch.of[cell, axis]
         after = segment_base(
             stats[k, RESOURCES] + max(value, 0),
             stats[k, HAZARDS] + min(value, 0),
             stats[k, DRAGONS] != 0 or dragon,
             stats[k, MINES] != 0 or mine,
         )
-        change = after - base[k]
+        change = after - scratch.base[k]
         if change:
             for seat in range(gains.shape[0]):
                 gains[seat] += ranks[k, seat] * change
 
 
 @helper
-def mountain_gains(board, rules, cell, rank, of, stats, ranks, base, gains, before) -> None:
-    """A mountain's gains (into `gains`): it cuts the segment through its cell in each of its
-    lines in two, each part then paid on its own (`before`: a scratch as long as `gains`, the
-    castle ranks per seat on the part before the cell; the rest are after it)."""
+def mountain_gains(board, rules, cell, scratch) -> None:
+    """A mountain's gains (into `scratch.gains`): it cuts the segment through its cell in each
+    of its lines in two (`scratch.cut`: the part before the cell, then the part after it),
+    each part then paid on its own."""
+    gains, cut, cut_ranks = scratch.gains, scratch.cut, scratch.cut_ranks
     gains.fill(0)
     for axis in range(2):
-        k = of[cell, axis]
+        k = scratch.of[cell, axis]
         line = cell_line(rules, cell, axis)
-        before.fill(0)
-        resources = hazards = dragons = mines = 0
+        cut[0] = 0
+        cut_ranks[0] = 0
         for position in range(rules[LONGEST]):
             other = line_cell(rules, line, position)
             if other == cell:
                 break
-            if of[other, axis] == k:
-                piece = board[other]
-                kind = piece_kind(rules, piece)
-                value = piece_value(rules, piece)
-                resources += max(value, 0)
-                hazards += min(value, 0)
-                dragons += kind == DRAGON
-                mines += kind == GOLD_MINE
-                before[piece_seat(rules, piece)] += rank[other]
-        first = segment_base(resources, hazards, dragons > 0, mines > 0)
-        second = segment_base(stats[k, RESOURCES] - resources, stats[k, HAZARDS] - hazards,
-                              stats[k, DRAGONS] > dragons, stats[k, MINES] > mines)  # fmt: skip
+            if scratch.of[other, axis] == k:
+                count_piece(rules, board[other], scratch.rank[other], cut, cut_ranks, 0)
+        for column in range(STATS):
+            cut[1, column] = scratch.stats[k, column] - cut[0, column]
+        first, second = base_of(cut, 0), base_of(cut, 1)
         for seat in range(gains.shape[0]):
-            after = ranks[k, seat] - before[seat]
-            gains[seat] += first * before[seat] + second * after - base[k] * ranks[k, seat]
+            before = cut_ranks[0, seat]
+            after = scratch.ranks[k, seat] - before
+            gains[seat] += first * before + second * after - scratch.base[k] * (before + after)
 
 
 @inline
@@ -241,33 +205,30 @@ def candidate_rank(board, rules, cell, seat, rank_index, wizard) -> int:
 
 
 @helper
-def best_tile_margin(board, rules, tile, seat, totals, rank, wizard, of, stats, ranks, base,
-                     gains, spare) -> float:  # fmt: skip
+def best_tile_margin(board, rules, tile, seat, wizard, scratch) -> float:
     """The best margin reachable by placing the tile on some empty cell."""
     players = rules[PLAYERS]
     best = -np.inf
     for cell in range(board.shape[0]):
         if board[cell] == 0:
-            placement_gains(board, rules, cell, tile, rank, wizard, of, stats, ranks, base, gains,
-                            spare)  # fmt: skip
-            best = max(best, margin(totals, gains, seat, players))
+            placement_gains(board, rules, cell, tile, wizard, scratch)
+            best = max(best, margin(scratch.totals, scratch.gains, seat, players))
     return best
 
 
 @helper
-def draw_expectation(board, rules, unseen, seat, totals, rank, wizard, of, stats, ranks, base,
-                     gains, spare, units) -> float:  # fmt: skip
+def draw_expectation(board, rules, unseen, seat, wizard, scratch) -> float:
     """A draw's worth: the best margin of the tile it brings, expected over the tiles the seat
     has not seen. A value tile changes a segment's base by its value times what a tile of
     one of its sign would (`segment_base` is linear in it), so each empty cell's gains from a
-    +1 and a -1 (`units`, (cells, 2, seats)) are worked out once and scaled for every one."""
+    +1 and a -1 (`scratch.units`) are worked out once and scaled for every one."""
     players = rules[PLAYERS]
+    totals, gains, units = scratch.totals, scratch.gains, scratch.units
     for cell in range(board.shape[0]):
         if board[cell] == 0:
             for sign in range(2):
                 units[cell, sign] = 0
-                line_gains(cell, 1 - 2 * sign, False, False, of, stats, ranks, base,
-                           units[cell, sign])  # fmt: skip
+                line_gains(cell, 1 - 2 * sign, False, False, scratch, units[cell, sign])
     total = 0.0
     count = 0
     for tile in range(unseen.shape[0]):
@@ -275,9 +236,7 @@ def draw_expectation(board, rules, unseen, seat, totals, rank, wizard, of, stats
             continue
         count += unseen[tile]
         if piece_kind(rules, tile) != VALUE_TILE:
-            best = best_tile_margin(board, rules, tile, seat, totals, rank, wizard, of, stats,
-                                    ranks, base, gains, spare)  # fmt: skip
-            total += unseen[tile] * best
+            total += unseen[tile] * best_tile_margin(board, rules, tile, seat, wizard, scratch)
             continue
         value = piece_value(rules, tile)
         sign, scale = (0, value) if value > 0 else (1, -value)
@@ -314,19 +273,19 @@ def expected_fill(state, rules, unseen) -> float:
 
 
 @helper
-def castle_outlook(rank, effective, cell, epoch, placed, expected, of, stats) -> float:
+def castle_outlook(scratch, cell, rank, effective, epoch, placed, expected) -> float:
     """What the greedy margin misses about a castle: its segments' future, risk and rank cost."""
     others_open = 0 if placed else 1
     future = 0.0
     open_cells = 0
     for axis in range(2):
-        k = of[cell, axis]
-        still_open = stats[k, OPEN] - others_open
+        k = scratch.of[cell, axis]
+        still_open = scratch.stats[k, OPEN] - others_open
         open_cells += still_open
         fill = expected * still_open
-        if stats[k, DRAGONS]:
+        if scratch.stats[k, DRAGONS]:
             fill = min(fill, 0.0)
-        future += fill * (2 if stats[k, MINES] else 1)
+        future += fill * (2 if scratch.stats[k, MINES] else 1)
     outlook = effective * future - RISK_PER_EMPTY * effective * effective * open_cells
     if rank >= 2 and not placed and epoch < len(LATER_VALUE_PER_RANK):
         outlook -= rank * LATER_VALUE_PER_RANK[epoch]
@@ -339,12 +298,12 @@ def scan_position(state, rules, scratch) -> None:
     each seat's gold plus what the board pays if the epoch ended now (`totals`)."""
     board = board_of(state, rules)
     effective_ranks(board, rules, scratch.rank)
-    segments = scan_segments(board, rules, scratch.rank, scratch.of, scratch.stats,
-                             scratch.ranks, scratch.base)  # fmt: skip
+    segments = scan_board(
+        board, rules, scratch.rank, scratch.of, scratch.stats, scratch.ranks, scratch.base
+    )
     for seat in range(scratch.totals.shape[0]):
         scratch.totals[seat] = state[gold_at(rules, seat)]
-        for k in range(segments):
-            scratch.totals[seat] += scratch.base[k] * scratch.ranks[k, seat]
+    add_segments_gold(segments, scratch.ranks, scratch.base, scratch.totals)
 
 
 @kernel
@@ -352,21 +311,20 @@ def action_values(state, rules, unseen, legal, count, heuristic, draw_value, val
     """The value of each of the first `count` legal actions of the seat to move, into `values`
     (a NaN `draw_value`: a draw's expectation is computed). `state` is the seat's view: it
     reads the board, gold, castles, its own starting tile and drawn tile, and `unseen`."""
-    action_values_in(state, rules, unseen, legal, count, heuristic, draw_value, values,
-                     policy_scratch(rules))  # fmt: skip
+    scratch = policy_scratch(rules)
+    action_values_in(state, rules, unseen, legal, count, heuristic, draw_value, values, scratch)
 
 
 @helper
-def action_values_in(state, rules, unseen, legal, count, heuristic, draw_value, values,
-                     scratch) -> None:  # fmt: skip
+def action_values_in(
+    state, rules, unseen, legal, count, heuristic, draw_value, values, scratch
+) -> None:
     """`action_values`, working in `scratch` (`policy_scratch`'s arrays) rather than in arrays
     of its own: a batch of games values its positions without allocating."""
     board = board_of(state, rules)
     seat = state[TO_MOVE]
     players = rules[PLAYERS]
-    rank, of, stats, ranks, base = (scratch.rank, scratch.of, scratch.stats, scratch.ranks,
-                                    scratch.base)  # fmt: skip
-    totals, gains, spare = scratch.totals, scratch.gains, scratch.spare
+    of, base, totals, gains = scratch.of, scratch.base, scratch.totals, scratch.gains
     scan_position(state, rules, scratch)
     wizard = wizard_cell(board, rules)
     expected = expected_fill(state, rules, unseen) if heuristic else 0.0
@@ -384,26 +342,22 @@ def action_values_in(state, rules, unseen, legal, count, heuristic, draw_value, 
             gains[seat] = effective * (base[of[at, 0]] + base[of[at, 1]])
             value = margin(totals, gains, seat, players)
             if heuristic:
-                value += castle_outlook(block - CASTLE_1 + 1, effective, at, state[EPOCH], False,
-                                        expected, of, stats)  # fmt: skip
+                rank = block - CASTLE_1 + 1
+                value += castle_outlook(scratch, at, rank, effective, state[EPOCH], False, expected)
         elif block == START or block == PLACE_DRAWN:
             tile = state[held_at(rules, seat)] if block == START else state[PENDING]
-            placement_gains(board, rules, at, tile, rank, wizard, of, stats, ranks, base, gains,
-                            spare)  # fmt: skip
+            placement_gains(board, rules, at, tile, wizard, scratch)
             value = margin(totals, gains, seat, players)
             if block == START:
                 value -= hold
         elif block == DRAW:
             if np.isnan(draw_value):
-                draw_value = draw_expectation(board, rules, unseen, seat, totals, rank, wizard,
-                                              of, stats, ranks, base, gains, spare,
-                                              scratch.units)  # fmt: skip
+                draw_value = draw_expectation(board, rules, unseen, seat, wizard, scratch)
             value = draw_value
         elif block == PASS:
             value = 0.0
         else:  # choosing a face-up tile
-            value = best_tile_margin(board, rules, at, seat, totals, rank, wizard, of, stats,
-                                     ranks, base, gains, spare)  # fmt: skip
+            value = best_tile_margin(board, rules, at, seat, wizard, scratch)
         values[i] = value
 
 
@@ -420,10 +374,9 @@ def projected_gold(state, rules, unseen, out, outlook_weight, scratch) -> None:
     for cell in range(board.shape[0]):
         piece = board[cell]
         if piece_kind(rules, piece) == CASTLE:
-            out[piece_seat(rules, piece)] += outlook_weight * castle_outlook(
-                piece_rank(rules, piece), scratch.rank[cell], cell, state[EPOCH], True,
-                expected, scratch.of, scratch.stats,
-            )  # fmt: skip
+            rank, effective = piece_rank(rules, piece), scratch.rank[cell]
+            outlook = castle_outlook(scratch, cell, rank, effective, state[EPOCH], True, expected)
+            out[piece_seat(rules, piece)] += outlook_weight * outlook
 
 
 @helper

@@ -1,18 +1,20 @@
-"""Epoch scoring on flat arrays: a line's gold, and a board's whole breakdown with tile impacts.
+"""Epoch scoring on flat arrays: a line cut into segments, a board's gold, and its whole breakdown
+with tile impacts.
 
 One function per rule: `segment_base` (the dragon cancels resources, the gold mine doubles),
-`castle_rank` (one higher next to the wizard), `add_line_gold` (each segment between mountains
-pays base × rank to every castle in it). `score_board` explains a board the way the lake stores
-it: gold per seat, per cell its row and column segment's base and a castle's effective rank,
-every tile's counterfactual impact on every seat (gold with it − gold with its cell empty), and
-the segments of every line.
+`castle_rank` (one higher next to the wizard), `scan_line` (a line cut at its mountains into
+segments, each paying base × rank to every castle in it). The policies value their moves on the
+same segments (engine/kernel/policies.py). `score_board` explains a board the way the lake
+stores it: gold per seat, per cell its row and column segment's base and a castle's effective
+rank, every tile's counterfactual impact on every seat (gold with it − gold with its cell
+empty), and the segments of every line.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from engine.kernel.compiled import helper, kernel
+from engine.kernel.compiled import helper, inline, kernel
 from engine.kernel.layout import (
     CASTLE,
     DRAGON,
@@ -30,6 +32,14 @@ from engine.kernel.layout import (
     piece_seat,
     piece_value,
 )
+
+# Columns of a segment's statistics (`scan_line`'s `stats`).
+RESOURCES = 0  # the resources' values summed
+HAZARDS = 1  # the hazards' values summed (negative)
+DRAGONS = 2
+MINES = 3  # gold mines
+OPEN = 4  # empty cells
+STATS = 5
 
 # Columns of a segment row in `score_board`'s `segments` (then the effective rank per seat).
 SEGMENT_LINE = 0
@@ -78,36 +88,84 @@ def effective_ranks(board, rules, rank) -> None:
         rank[cell] = castle_rank(board, cell, wizard, rules)
 
 
+@inline
+def count_piece(rules, piece: int, rank: int, stats, ranks, segment: int) -> None:
+    """Add a piece other than a mountain to a segment's statistics, and a castle's effective
+    `rank` to its seat's ranks there (without a branch per piece, which kind comes next being a
+    guess the processor gets wrong half the time: a value counts on its side, and a piece that
+    is no castle adds its rank, 0, to seat 0)."""
+    kind = piece_kind(rules, piece)
+    value = piece_value(rules, piece)
+    stats[segment, RESOURCES] += max(value, 0)
+    stats[segment, HAZARDS] += min(value, 0)
+    stats[segment, DRAGONS] += kind == DRAGON
+    stats[segment, MINES] += kind == GOLD_MINE
+    stats[segment, OPEN] += piece == 0
+    ranks[segment, piece_seat(rules, piece)] += rank
+
+
+@inline
+def base_of(stats, segment: int) -> int:
+    """A segment's base value, from its statistics."""
+    return segment_base(
+        stats[segment, RESOURCES],
+        stats[segment, HAZARDS],
+        stats[segment, DRAGONS] > 0,
+        stats[segment, MINES] > 0,
+    )
+
+
 @helper
-def add_line_gold(board, line: int, rank, rules, gold, ranks) -> None:
-    """Add to `gold` (per seat) what every seat earns in one line, segment by segment, the
-    castles at their effective `rank` (per cell); `ranks`, zeros as long as `gold`, holds a
-    segment's ranks per seat meanwhile."""
-    length = rules[LONGEST]
-    resources = hazards = 0
-    dragon = mine = False
-    for position in range(length + 1):
-        cell = line_cell(rules, line, position) if position < length else -1
-        kind = MOUNTAIN if cell < 0 else piece_kind(rules, board[cell])
-        if kind == MOUNTAIN:  # the segment ends here (or at the line's end)
-            base = segment_base(resources, hazards, dragon, mine)
-            for seat in range(gold.shape[0]):
-                gold[seat] += base * ranks[seat]
-                ranks[seat] = 0
-            resources = hazards = 0
-            dragon = mine = False
-            if cell < 0:
-                break
-            continue
-        # without a branch per cell (which kind of piece comes next is a guess the processor
-        # gets wrong half the time): a value counts on its side, and a cell that holds no
-        # castle adds its rank, 0, to seat 0
-        value = piece_value(rules, board[cell])
-        resources += max(value, 0)
-        hazards += min(value, 0)
-        dragon |= kind == DRAGON
-        mine |= kind == GOLD_MINE
-        ranks[piece_seat(rules, board[cell])] += rank[cell]
+def scan_line(board, rules, line: int, rank, of, stats, ranks, base, first: int) -> int:
+    """Cut one line at its mountains into segments numbered from `first`: each cell's segment
+    into `of` (the row's in column 0, the column's in column 1; -1 on a mountain), each
+    segment's statistics, castle ranks per seat (the castles at their effective `rank`, per
+    cell) and base; returns one past the last segment (a line with n mountains has n + 1
+    segments, some perhaps empty)."""
+    axis = 0 if line < rules[ROWS] else 1
+    segment = first
+    stats[segment] = 0
+    ranks[segment] = 0
+    for position in range(rules[LONGEST]):
+        cell = line_cell(rules, line, position)
+        if cell < 0:
+            break
+        piece = board[cell]
+        if piece_kind(rules, piece) == MOUNTAIN:
+            of[cell, axis] = -1
+            base[segment] = base_of(stats, segment)
+            segment += 1
+            stats[segment] = 0
+            ranks[segment] = 0
+        else:
+            of[cell, axis] = segment
+            count_piece(rules, piece, rank[cell], stats, ranks, segment)
+    base[segment] = base_of(stats, segment)
+    return segment + 1
+
+
+@helper
+def scan_board(board, rules, rank, of, stats, ranks, base) -> int:
+    """`scan_line` for every line, into arrays with room for every segment (`segment_room`);
+    returns how many segments there are."""
+    count = 0
+    for line in range(rules[LINES]):
+        count = scan_line(board, rules, line, rank, of, stats, ranks, base, count)
+    return count
+
+
+@inline
+def segment_room(rules) -> int:
+    """The most segments a board can have: every line cut at every cell."""
+    return rules[LINES] * (rules[LONGEST] + 1)
+
+
+@helper
+def add_segments_gold(count: int, ranks, base, gold) -> None:
+    """Add to `gold` (per seat) what the first `count` segments pay: base × rank."""
+    for segment in range(count):
+        for seat in range(gold.shape[0]):
+            gold[seat] += base[segment] * ranks[segment, seat]
 
 
 @kernel
@@ -115,9 +173,14 @@ def score_gold(board, rules, gold) -> None:
     """Add each seat's gold for the epoch on this board to `gold`."""
     rank = np.zeros(board.shape[0], dtype=np.int64)
     effective_ranks(board, rules, rank)
-    ranks = np.zeros(gold.shape[0], dtype=np.int64)
+    of = np.zeros((board.shape[0], 2), dtype=np.int64)
+    room = rules[LONGEST] + 1  # a line's segments at the most, reused line after line
+    stats = np.zeros((room, STATS), dtype=np.int64)
+    ranks = np.zeros((room, gold.shape[0]), dtype=np.int64)
+    base = np.zeros(room, dtype=np.int64)
     for line in range(rules[LINES]):
-        add_line_gold(board, line, rank, rules, gold, ranks)
+        count = scan_line(board, rules, line, rank, of, stats, ranks, base, 0)
+        add_segments_gold(count, ranks, base, gold)
 
 
 @helper
@@ -129,6 +192,51 @@ def line_is_full(board, line: int, rules) -> bool:
     return True
 
 
+@helper
+def without_piece(stats, segment: int, rules, piece: int) -> int:
+    """The segment's base with one of its pieces (not a mountain) taken away."""
+    kind = piece_kind(rules, piece)
+    value = piece_value(rules, piece)
+    return segment_base(
+        stats[segment, RESOURCES] - max(value, 0),
+        stats[segment, HAZARDS] - min(value, 0),
+        stats[segment, DRAGONS] - (kind == DRAGON) > 0,
+        stats[segment, MINES] - (kind == GOLD_MINE) > 0,
+    )
+
+
+@helper
+def without_mountain(stats, ranks, base, left: int, seat: int) -> int:
+    """A seat's gold change from taking away the mountain between segments `left` and
+    `left + 1`, which then merge into one."""
+    right = left + 1
+    merged = segment_base(
+        stats[left, RESOURCES] + stats[right, RESOURCES],
+        stats[left, HAZARDS] + stats[right, HAZARDS],
+        stats[left, DRAGONS] + stats[right, DRAGONS] > 0,
+        stats[left, MINES] + stats[right, MINES] > 0,
+    )
+    together = merged * (ranks[left, seat] + ranks[right, seat])
+    return together - base[left] * ranks[left, seat] - base[right] * ranks[right, seat]
+
+
+@inline
+def add_segment_row(
+    segments, row: int, line: int, start: int, stop: int, base: int, ranks, segment: int
+) -> int:
+    """Write a segment of a line into `segments`' row when it has a cell; returns the rows
+    written (1, or 0 for an empty segment)."""
+    if start >= stop:
+        return 0
+    segments[row, SEGMENT_LINE] = line
+    segments[row, SEGMENT_START] = start
+    segments[row, SEGMENT_STOP] = stop
+    segments[row, SEGMENT_BASE] = base
+    for seat in range(ranks.shape[1]):
+        segments[row, SEGMENT_RANKS + seat] = ranks[segment, seat]
+    return 1
+
+
 @kernel
 def score_board(board, rules, gold, row_base, column_base, rank, impacts, segments) -> int:
     """Fill the breakdown of one board (outputs zeroed by the caller): gold (seats), row_base,
@@ -138,97 +246,41 @@ def score_board(board, rules, gold, row_base, column_base, rank, impacts, segmen
     longest = rules[LONGEST]
     wizard = wizard_cell(board, rules)
     effective_ranks(board, rules, rank)
-    resources = np.zeros(longest + 1, dtype=np.int64)
-    hazards = np.zeros(longest + 1, dtype=np.int64)
-    dragon = np.zeros(longest + 1, dtype=np.bool_)
-    mine = np.zeros(longest + 1, dtype=np.bool_)
+    of = np.zeros((board.shape[0], 2), dtype=np.int64)
+    stats = np.zeros((longest + 1, STATS), dtype=np.int64)
     ranks = np.zeros((longest + 1, seats), dtype=np.int64)
     base = np.zeros(longest + 1, dtype=np.int64)
     start = np.zeros(longest + 1, dtype=np.int64)
-    stop = np.zeros(longest + 1, dtype=np.int64)
     count = 0
-    rows = rules[ROWS]
     for line in range(rules[LINES]):
-        bases = row_base if line < rows else column_base
-        # the segments' contents, cut at every mountain
-        last = 0
-        resources[0] = hazards[0] = 0
-        dragon[0] = mine[0] = False
-        ranks[0] = 0
-        start[0] = 0
-        length = 0
+        bases = row_base if line < rules[ROWS] else column_base
+        last = scan_line(board, rules, line, rank, of, stats, ranks, base, 0) - 1
+        add_segments_gold(last + 1, ranks, base, gold)
+        # each cell's segment base (a mountain's is that of the segment it starts) and each
+        # piece's impact on its segment: removing a value tile, dragon or gold mine changes
+        # the base; removing a mountain merges the two segments beside it
+        segment = 0
+        stop = longest
         for position in range(longest):
             cell = line_cell(rules, line, position)
             if cell < 0:
+                stop = position
                 break
-            length += 1
             piece = board[cell]
-            kind = piece_kind(rules, piece)
-            if kind == MOUNTAIN:
-                stop[last] = position
-                last += 1
-                resources[last] = hazards[last] = 0
-                dragon[last] = mine[last] = False
-                ranks[last] = 0
-                start[last] = position + 1
-                continue
-            value = piece_value(rules, piece)
-            if value > 0:
-                resources[last] += value
-            else:
-                hazards[last] += value
-            dragon[last] |= kind == DRAGON
-            mine[last] |= kind == GOLD_MINE
-            if kind == CASTLE:
-                ranks[last, piece_seat(rules, piece)] += rank[cell]
-        stop[last] = length
-        for segment in range(last + 1):
-            base[segment] = segment_base(
-                resources[segment], hazards[segment], dragon[segment], mine[segment]
-            )
-            for seat in range(seats):
-                gold[seat] += base[segment] * ranks[segment, seat]
-            if stop[segment] > start[segment]:
-                segments[count, SEGMENT_LINE] = line
-                segments[count, SEGMENT_START] = start[segment]
-                segments[count, SEGMENT_STOP] = stop[segment]
-                segments[count, SEGMENT_BASE] = base[segment]
+            if piece_kind(rules, piece) == MOUNTAIN:
                 for seat in range(seats):
-                    segments[count, SEGMENT_RANKS + seat] = ranks[segment, seat]
-                count += 1
-        # each cell's segment base (a mountain's is that of the segment it starts) and each
-        # tile's impact on its segment: removing a value tile, dragon or gold mine changes the
-        # base; removing a mountain merges the two segments beside it
-        segment = 0
-        for position in range(length):
-            cell = line_cell(rules, line, position)
-            piece = board[cell]
-            kind = piece_kind(rules, piece)
-            if kind == MOUNTAIN:
-                left, right = segment, segment + 1
-                merged = segment_base(
-                    resources[left] + resources[right],
-                    hazards[left] + hazards[right],
-                    dragon[left] or dragon[right],
-                    mine[left] or mine[right],
+                    impacts[cell, seat] -= without_mountain(stats, ranks, base, segment, seat)
+                count += add_segment_row(
+                    segments, count, line, start[segment], position, base[segment], ranks, segment
                 )
-                for seat in range(seats):
-                    apart = base[left] * ranks[left, seat] + base[right] * ranks[right, seat]
-                    together = merged * (ranks[left, seat] + ranks[right, seat])
-                    impacts[cell, seat] += apart - together
-                segment = right
+                segment += 1
+                start[segment] = position + 1
             else:
-                value = piece_value(rules, piece)
-                without = segment_base(
-                    resources[segment] - max(value, 0),
-                    hazards[segment] - min(value, 0),
-                    dragon[segment] and kind != DRAGON,
-                    mine[segment] and kind != GOLD_MINE,
-                )
-                loss = base[segment] - without
+                loss = base[segment] - without_piece(stats, segment, rules, piece)
                 for seat in range(seats):
                     impacts[cell, seat] += loss * ranks[segment, seat]
             bases[cell] = base[segment]
+        count += add_segment_row(segments, count, line, start[last], stop, base[last], ranks, last)
     # the wizard's impact: one rank's worth of row and column gold for each castle next to it
     if wizard >= 0:
         for k in range(NEIGHBOURS):
@@ -242,8 +294,15 @@ def score_board(board, rules, gold, row_base, column_base, rank, impacts, segmen
 @kernel
 def score_boards(boards, rules, gold, row_base, column_base, rank, impacts) -> None:
     """`score_board` for every board of an (E, cells) array, into (E, …) outputs (zeroed)."""
-    segments = np.zeros((rules[LINES] * (rules[LONGEST] + 1), SEGMENT_RANKS + gold.shape[1]),
-                        dtype=np.int64)  # fmt: skip
+    segments = np.zeros((segment_room(rules), SEGMENT_RANKS + gold.shape[1]), dtype=np.int64)
     for epoch in range(boards.shape[0]):
-        score_board(boards[epoch], rules, gold[epoch], row_base[epoch], column_base[epoch],
-                    rank[epoch], impacts[epoch], segments)  # fmt: skip
+        score_board(
+            boards[epoch],
+            rules,
+            gold[epoch],
+            row_base[epoch],
+            column_base[epoch],
+            rank[epoch],
+            impacts[epoch],
+            segments,
+        )

@@ -45,12 +45,12 @@ from engine.kernel.layout import PLACE as KERNEL_PLACE
 from engine.kernel.layout import TURN as KERNEL_TURN
 from engine.kernel.policies import (
     POLICIES,
+    PolicyScratch,
     action_values,
     best_tile_margin,
     draw_expectation,
     placement_gains,
     policy_scratch,
-    scan_segments,
 )
 from engine.kernel.random_play import random_action
 from engine.kernel.stream import new_stream
@@ -425,9 +425,9 @@ def test_the_segments_pay_what_the_board_scores() -> None:
             board[cell] = pieces.castle(rng.randrange(3), rng.randint(1, 4))
         gold = np.zeros(3, dtype=np.int64)
         scoring.score_gold(board, tables, gold)
-        rank = np.zeros(rules.cells, dtype=np.int64)
-        scoring.effective_ranks(board, tables, rank)
-        _, _, ranks, base = _segments(board, tables, rank)
+        scratch = policy_scratch(tables)
+        count = _scan(board, tables, scratch)
+        ranks, base = scratch.ranks[:count], scratch.base[:count]
         assert (base[:, None] * ranks).sum(axis=0).tolist() == gold.tolist()
 
 
@@ -440,20 +440,14 @@ def test_a_draw_is_worth_each_unseen_tiles_best_placement() -> None:
     for _ in range(30):
         board, tiles = _half_board(rng, rules)
         unseen = np.bincount(tiles, minlength=int(tables[TILE_CODES])).astype(np.int64)
-        scratch = policy_scratch(tables)
-        rank, totals, gains, spare, units = (scratch.rank, scratch.totals, scratch.gains,
-                                             scratch.spare, scratch.units)  # fmt: skip
-        scoring.effective_ranks(board, tables, rank)
+        scratch = _scanned(board, tables)
         wizard = scoring.wizard_cell(board, tables)
-        of, stats, ranks, base = _segments(board, tables, rank)
-        totals[:] = rng.sample(range(40), 3)
+        scratch.totals[:] = rng.sample(range(40), 3)
         for seat in range(3):
-            each = [best_tile_margin(board, tables, tile, seat, totals, rank, wizard, of, stats,
-                                     ranks, base, gains, spare) for tile in range(len(unseen))
-                    if unseen[tile]]  # fmt: skip
+            tiles = [tile for tile in range(len(unseen)) if unseen[tile]]
+            each = [best_tile_margin(board, tables, tile, seat, wizard, scratch) for tile in tiles]
             expected = sum(np.array(each) * unseen[unseen > 0]) / unseen.sum()
-            got = draw_expectation(board, tables, unseen, seat, totals, rank, wizard, of, stats,
-                                   ranks, base, gains, spare, units)  # fmt: skip
+            got = draw_expectation(board, tables, unseen, seat, wizard, scratch)
             assert got == expected
 
 
@@ -470,25 +464,26 @@ def _half_board(rng: random.Random, rules: RuleSet) -> tuple[np.ndarray, list[in
     return board, tiles
 
 
-def _segments(board: np.ndarray, tables, rank: np.ndarray) -> tuple[np.ndarray, ...]:
-    """The board's segments as the policies cut them: each cell's two, and per segment the
-    statistics, castle ranks per seat and base."""
+def _scanned(board: np.ndarray, tables) -> PolicyScratch:
+    """Policy scratch arrays holding the board's effective ranks and segments, as the policies
+    cut them."""
     scratch = policy_scratch(tables)
-    count = scan_segments(board, tables, rank, scratch.of, scratch.stats, scratch.ranks,
-                          scratch.base)  # fmt: skip
-    return scratch.of, scratch.stats[:count], scratch.ranks[:count], scratch.base[:count]
+    _scan(board, tables, scratch)
+    return scratch
+
+
+def _scan(board: np.ndarray, tables, scratch: PolicyScratch) -> int:
+    """Fill the scratch with the board's effective ranks and segments; how many segments."""
+    scoring.effective_ranks(board, tables, scratch.rank)
+    segments = (scratch.of, scratch.stats, scratch.ranks, scratch.base)
+    return scoring.scan_board(board, tables, scratch.rank, *segments)
 
 
 def _gains(board: np.ndarray, tables, cell: int, tile: int) -> list[int]:
     """The policies' incremental gains of one placement."""
-    rank = np.zeros(board.shape[0], dtype=np.int64)
-    scoring.effective_ranks(board, tables, rank)
-    of, stats, ranks, base = _segments(board, tables, rank)
-    gains = np.zeros(ranks.shape[1], dtype=np.int64)
-    wizard = scoring.wizard_cell(board, tables)
-    spare = np.zeros(ranks.shape[1], dtype=np.int64)
-    placement_gains(board, tables, cell, tile, rank, wizard, of, stats, ranks, base, gains, spare)
-    return gains.tolist()
+    scratch = _scanned(board, tables)
+    placement_gains(board, tables, cell, tile, scoring.wizard_cell(board, tables), scratch)
+    return scratch.gains.tolist()
 
 
 def test_random_games_refuse_seeds_outside_64_bits() -> None:
