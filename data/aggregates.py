@@ -6,7 +6,6 @@ from __future__ import annotations
 import itertools
 import os
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from functools import cache, cached_property
 
 import duckdb
@@ -28,6 +27,7 @@ from data.grouping import (
     numbers,
     relabel,
     rolled,
+    stacked_table,
     sum_groups,
     take,
 )
@@ -48,7 +48,7 @@ from data.views import game_view_statements, without_partitions
 from engine import pieces
 from engine.rules import EDITIONS, RuleSet
 
-CASTLE, PASS = KINDS.index("castle"), KINDS.index("pass")  # a stored move's kind codes
+PASS = KINDS.index("pass")  # a stored move's kind code for a pass
 TILES = ("draw", "start")  # the kinds of move that place a tile
 
 
@@ -161,8 +161,55 @@ class _Batch:
         return relabel(self.kind, "placed_by", lambda kind: "drawn" if kind == "draw" else "start")
 
     @cached_property
-    def placements(self) -> _Placements:
-        return _placements(self)
+    def seat_owner(self) -> Key:
+        """Each seat's agent and player (without the game's rules, which group apart)."""
+        return composite([column_key(self.seats, "agent"), column_key(self.seats, "player")])
+
+    @cached_property
+    def played(self) -> np.ndarray:
+        """Which epochs each game played (has scores of): a row per game, a column per epoch."""
+        epoch = self.epoch_scores["epoch"].to_numpy()
+        played = np.zeros((self.games.num_rows, int(epoch.max(initial=0)) + 1), dtype=bool)
+        played[self.game_of(self.epoch_scores), epoch] = True
+        return played
+
+    @cached_property
+    def game_epochs(self) -> np.ndarray:
+        """Each game's epochs: how many it played."""
+        return self.played.sum(axis=1)
+
+    @cached_property
+    def seated(self) -> np.ndarray:
+        """Which agent and player (seat_owner) sits at each game: a row per game."""
+        seated = np.zeros((self.games.num_rows, self.seat_owner.values.num_rows), dtype=bool)
+        seated[self.seat_game, self.seat_owner.codes] = True
+        return seated
+
+    @cached_property
+    def seats_alike(self) -> np.ndarray:
+        """Whether each game has one agent and player at every seat."""
+        return self.seated.sum(axis=1) == 1
+
+    @cached_property
+    def move_rules(self) -> Key:
+        """Each move's game's rules, play level and date."""
+        return take(self.rules, self.move_game)
+
+    @cached_property
+    def move_seat_owner(self) -> Key:
+        """Each move's seat's agent and player."""
+        return take(self.seat_owner, self.move_seat)
+
+    @cached_property
+    def tile_impacts(self) -> tuple[np.ndarray, np.ndarray]:
+        """Each tile placed (moves_of(TILES)): its impact on its placer, and the mean of its
+        impacts on the others."""
+        rows = self.moves_of(TILES)
+        stored = np.stack([self.moves[c].to_numpy()[rows] for c in PLACEMENT_COLUMNS])
+        impacts = np.where(stored > 0, stored.astype(np.float64) - VALUE_OFFSET, 0.0)
+        own = impacts[self.move_letter[rows], np.arange(len(rows))]
+        opponent = (impacts.sum(axis=0) - own) / (self.players[self.move_game[rows]] - 1)
+        return own, opponent
 
     def _coded(self, name: str, values: Sequence[str | None] | pa.Array) -> Key:
         """A stored code column of `moves` as a key (codes index `values`)."""
@@ -200,7 +247,7 @@ def _castles(batch: _Batch) -> pa.Table:
     unit = gold / batch.moves[PLACEMENT_COLUMNS[2]].to_numpy()[rows]
     win = batch.win_share[batch.move_seat[rows]]
     rank = relabel(batch.piece, "rank", _castle_rank, pa.int8())
-    return _by_game("agg_castles", batch, rows, [rank], [gold, unit, win])
+    return _by_game("agg_castles", batch, rows, [rank], _cell_scopes(batch), [gold, unit, win])
 
 
 def _castle_rank(token: str | None) -> int:
@@ -214,22 +261,43 @@ def _piece_kind(token: str | None) -> str | None:
 
 
 def _cells(batch: _Batch) -> pa.Table:
-    keys = [
-        batch.move_owner,
-        batch.move_epoch,
-        batch.cell,
-        relabel(batch.piece, "piece_kind", _piece_kind),
-    ]
-    return _regroup("agg_cells", keys, batch.placements.by_cell, FILL_SUMS)
+    """Every piece placed, each with when in its epoch it came and its game's epochs."""
+    rows = batch.moves_of(("castle", *TILES))
+    fill = (batch.turn[rows] - 1) / np.maximum(batch.epoch_turns[rows] - 1, 1)
+    kind = relabel(batch.piece, "piece_kind", _piece_kind)
+    scopes = [(None, batch.cell)]
+    epochs = batch.game_epochs[batch.move_game[rows]]
+    return _by_game("agg_cells", batch, rows, [kind], scopes, [fill], [epochs])
 
 
 def _epochs(batch: _Batch) -> pa.Table:
-    epoch = batch.epoch_scores["epoch"].to_numpy().astype(np.int64)
-    played = np.zeros(batch.games.num_rows * 256, dtype=bool)  # (game, epoch) pairs
-    played[batch.game_of(batch.epoch_scores) * 256 + epoch] = True
-    pairs = np.flatnonzero(played)
-    keys = [take(batch.rules, pairs // 256)]
-    return _aggregate("agg_epochs", [*keys, numbers("epoch", pairs % 256, pa.int8())], [])
+    """Per game, each seat's agent and player at it (once each) or every seat, and each epoch
+    it played or every one: the game, and its epochs (1 for one epoch) and their square."""
+    owners = batch.seat_owner.values
+    seated = batch.seated & (batch.game_epochs > 0)[:, None]  # a game counts by its epochs
+    seat_game, seat_owner = np.nonzero(seated)  # (game, owner), game by game
+    every_game = np.nonzero(seated.any(axis=1))[0]
+    tables = []
+    for seats_kept, epochs_kept in itertools.product((True, False), repeat=2):
+        game = seat_game if seats_kept else every_game
+        owner = seat_owner if seats_kept else np.zeros(len(game), dtype=np.int64)
+        count = batch.game_epochs[game]
+        if epochs_kept:  # a row per epoch the game played, which counts 1
+            at = np.repeat(np.arange(len(game)), count)
+            epochs = numbers("epoch", np.nonzero(batch.played[game])[1], pa.int8())
+            game, owner, count = game[at], owner[at], np.ones(len(at), dtype=np.int64)
+        else:
+            epochs = rolled(numbers("epoch", np.zeros(len(game), dtype=np.int64), pa.int8()))
+        seats = Key(owner, owners) if seats_kept else rolled(Key(owner, owners))
+        keys = [take(batch.rules, game), _flag("all_seats", not seats_kept, len(game)),
+                _flag("all_epochs", not epochs_kept, len(game)), seats, epochs]  # fmt: skip
+        tables.append(_aggregate("agg_epochs", keys, [count, count**2]))
+    return pa.concat_tables(tables)
+
+
+def _flag(name: str, value: bool, rows: int) -> Key:
+    """A key of one value for every row."""
+    return Key(np.zeros(rows, dtype=np.int64), pa.table({name: [value]}))
 
 
 def _scores(batch: _Batch) -> pa.Table:
@@ -255,143 +323,86 @@ def _seats(batch: _Batch) -> pa.Table:
     return _aggregate("agg_seats", keys, [win, win**2, partial, partial**2])
 
 
-# agg_cells and agg_tile_kinds group the placements by keys that follow from one of two finer
-# keys: (owner, epoch, cell, piece) and (owner, epoch, timing, how the tile was placed, piece).
-# So the placements are grouped by both and summed in one pass, and each aggregate adds up
-# those few groups by its own key.
-FILL_SUMS = slice(0, 2)  # fill, fill²
-TILE_SUMS = slice(0, 6)  # own, own², mean opponent, its square, net, net²
-
-
-@dataclass(frozen=True)
-class _Groups:
-    """Rows grouped by some key: a row of each group, its size and its sums (a row per sum)."""
-
-    rows: np.ndarray
-    counts: np.ndarray
-    totals: np.ndarray
-
-    def where(self, kept: np.ndarray) -> _Groups:
-        """The groups whose rows are `kept` (a flag per row)."""
-        chosen = kept[self.rows]
-        return _Groups(self.rows[chosen], self.counts[chosen], self.totals[:, chosen])
-
-
-@dataclass(frozen=True)
-class _Placements:
-    """The castles and tiles placed, grouped by each of the two finer keys."""
-
-    by_cell: _Groups
-    by_kind: _Groups
-
-
-def _placements(batch: _Batch) -> _Placements:
-    rows = batch.moves_of(("castle", *TILES))
-    by_cell = [batch.move_owner, batch.move_epoch, batch.cell, batch.piece]
-    by_kind = [batch.move_owner, batch.move_epoch, batch.timing, batch.placed_by, batch.piece]
-    cell_group, cell_first, cell_counts = number_groups(*combined(by_cell, rows))
-    kind_group, kind_first, kind_counts = number_groups(*combined(by_kind, rows))
-    values = tuple(batch.moves[column].to_numpy() for column in PLACEMENT_COLUMNS)
-    cell_totals, kind_totals = _placement_sums(
-        rows, cell_group, len(cell_first), kind_group, len(kind_first), batch.kind.codes,
-        batch.turn, batch.epoch_turns, values, batch.move_letter, batch.players, batch.move_game,
-    )  # fmt: skip
-    return _Placements(
-        _Groups(rows[cell_first], cell_counts, cell_totals),
-        _Groups(rows[kind_first], kind_counts, kind_totals),
-    )
-
-
-@numba.njit(cache=True)
-def _placement_sums(rows, cell_group, cell_groups, kind_group, kind_groups, kind, turn,
-                    epoch_turns, values, placer, players, game):  # fmt: skip
-    """What every placement adds to its group by each finer key, a row per sum as FILL_SUMS
-    and TILE_SUMS say (one compiled pass, nothing stored per placement)."""
-    by_cell = np.zeros((cell_groups, 2), dtype=np.float64)
-    by_kind = np.zeros((kind_groups, 6), dtype=np.float64)
-    for i in range(len(rows)):
-        row, cell = rows[i], cell_group[i]
-        fill = (turn[row] - 1) / max(epoch_turns[row] - 1, 1)
-        by_cell[cell, 0] += fill
-        by_cell[cell, 1] += fill * fill
-        if kind[row] == CASTLE:
-            continue
-        own = total = 0.0
-        for letter in range(4):
-            stored = values[letter][row]
-            impact = float(stored) - VALUE_OFFSET if stored > 0 else 0.0
-            total += impact
-            if letter == placer[row]:
-                own = impact
-        opponent = (total - own) / (players[game[row]] - 1.0)
-        net = own - opponent
-        for sum_, value in ((0, own), (1, own * own), (2, opponent), (3, opponent * opponent),
-                            (4, net), (5, net * net)):  # fmt: skip
-            by_kind[kind_group[i], sum_] += value
-    return by_cell.T, by_kind.T
-
-
-def _regroup(name: str, keys: Sequence[Key], groups: _Groups, sums: slice) -> pa.Table:
-    """An aggregate by `keys`, which follow from the key `groups` are grouped by: their sizes
-    and `sums` added up."""
-    group, first, _ = number_groups(*combined(keys, groups.rows))
-    added = sum_groups(group, len(first), np.column_stack([groups.counts, *groups.totals[sums]]))
-    schema = aggregate_schemas()[name]
-    return grouped_table(schema, keys, groups.rows[first], added[0], added[1:])
-
-
 def _tile_cells(batch: _Batch) -> pa.Table:
-    rows = batch.moves_of(TILES)
-    stored = np.stack([batch.moves[c].to_numpy()[rows] for c in PLACEMENT_COLUMNS])
-    impacts = np.where(stored > 0, stored.astype(np.float64) - VALUE_OFFSET, 0.0)
-    own = impacts[batch.move_letter[rows], np.arange(len(rows))]
-    opponent = (impacts.sum(axis=0) - own) / (batch.players[batch.move_game[rows]] - 1)
-    return _by_game("agg_tile_cells", batch, rows, [], [own, opponent, own - opponent])
+    own, opponent = batch.tile_impacts
+    values = [own, opponent, own - opponent]
+    return _by_game("agg_tile_cells", batch, batch.moves_of(TILES), [], _cell_scopes(batch), values)
+
+
+def _tile_kinds(batch: _Batch) -> pa.Table:
+    own, opponent = batch.tile_impacts
+    values = [own, opponent, own - opponent]
+    kinds, scopes = [batch.timing, batch.placed_by], [(None, batch.piece)]
+    return _by_game("agg_tile_kinds", batch, batch.moves_of(TILES), kinds, scopes, values)
 
 
 CELL_SCOPES = ("cell", "mirror", "board")  # a cell, a cell with its mirror images, the board
 
 
+def _cell_scopes(batch: _Batch) -> list[tuple[str | None, Key]]:
+    """Each move's cell, the first cell of its mirror class, and the board (one for all)."""
+    mirror = np.array([CELL_NAMES.index(m) for m in MIRROR_CELLS])
+    mirrored = Key(mirror[batch.cell.codes], batch.cell.values)
+    return list(zip(CELL_SCOPES, [batch.cell, mirrored, rolled(batch.cell)], strict=True))
+
+
 def _by_game(
-    name: str, batch: _Batch, rows: np.ndarray, kinds: list[Key], values: list
+    name: str,
+    batch: _Batch,
+    rows: np.ndarray,
+    kinds: list[Key],
+    scopes: Sequence[tuple[str | None, Key]],
+    values: list,
+    plain: Sequence[np.ndarray] = (),
 ) -> pa.Table:
-    """A cell aggregate with the game as the unit (data/aggregates/agg_castles.sql): for every
-    cell scope, and every seat, epoch and kind (a castle's rank) or one of them, the sums over
-    the games of each game's count n_g and sums S_g of the `values` of its `rows`."""
-    seat_owner = composite([column_key(batch.seats, "agent"), column_key(batch.seats, "player")])
-    rules = take(batch.rules, batch.move_game)
-    rollable = [take(seat_owner, batch.move_seat), batch.move_epoch, *kinds]
+    """An aggregate with the game as the unit (data/aggregates/agg_castles.sql): for every
+    scope (a key, named in `cell_scope` unless its name is None), and every seat, epoch and
+    each of `kinds` or one of them, the sums over the games of each game's count n_g and sums
+    S_g of the `values` of its `rows`; then the sums over the rows of `plain`."""
+    rules = batch.move_rules
+    rollable = [batch.move_seat_owner, batch.move_epoch, *kinds]
     rolled_up = [rolled(k) for k in rollable]  # once: a rolled key is as long as the moves
     one = np.zeros(len(rules.codes), dtype=np.int64)  # the code of a key of one value
-    mirror = np.array([CELL_NAMES.index(m) for m in MIRROR_CELLS])
-    scopes = [batch.cell, Key(mirror[batch.cell.codes], batch.cell.values), rolled(batch.cell)]
-    fine, fine_rows, _ = number_groups(*combined([rules, *rollable, batch.cell], rows))
-    patterns, groups_of, offset = [], [], 0
-    for scope, cells in zip(CELL_SCOPES, scopes, strict=True):
+    fine_keys = [rules, *rollable, *(k for _, k in scopes)]
+    fine, fine_rows, fine_counts = number_groups(*combined(fine_keys, rows))
+    flags = {(i, k): Key(one, pa.table({f"all_{i}": [not k]})) for i in range(len(rollable))
+             for k in (True, False)}  # fmt: skip
+    patterns: list[tuple[list[Key], np.ndarray, int, int]] = []  # keys, a row a group, where
+    groups_of, offset, seat_pairs = [], 0, []  # each fine group's groups; the patterns by seat
+    for scope, cells in scopes:
         for kept in itertools.product((True, False), repeat=len(rollable)):
-            keys = [rules, Key(one, pa.table({"cell_scope": [scope]}))]
-            keys += [Key(one, pa.table({f"all_{i}": [not k]})) for i, k in enumerate(kept)]
+            if not kept[0]:  # its partner: the same pattern but keeping the seat
+                seat_pairs.append((len(patterns) - 2 ** (len(rollable) - 1), len(patterns)))
+            keys = [rules]
+            keys += [Key(one, pa.table({"cell_scope": [scope]}))] if scope else []
+            keys += [flags[i, k] for i, k in enumerate(kept)]
             keys += [k if keep else r for k, r, keep in zip(rollable, rolled_up, kept, strict=True)]
             keys.append(cells)
             local, first, _ = number_groups(*combined(keys, rows[fine_rows]))
             patterns.append((keys, fine_rows[first], offset, len(first)))
             groups_of.append(local + offset)
             offset += len(first)
-    totals = game_sums(batch.move_game[rows], fine, np.stack(groups_of), offset,
-                       np.stack([np.asarray(v, dtype=np.float64) for v in values]))  # fmt: skip
-    schema = aggregate_schemas()[name]
-    return pa.concat_tables(
-        grouped_table(
-            schema, keys, rows[chosen], totals[0, at : at + size], totals[1:, at : at + size]
-        )  # fmt: skip
-        for keys, chosen, at, size in patterns
-    )
-
-
-def _tile_kinds(batch: _Batch) -> pa.Table:
-    keys = [batch.move_owner, batch.move_epoch, batch.timing, batch.placed_by, batch.piece]
-    tiles = batch.placements.by_kind.where(batch.is_kind(TILES))
-    return _regroup("agg_tile_kinds", keys, tiles, TILE_SUMS)
+    group_of = np.stack(groups_of, axis=1)  # a row per fine group: its group in each pattern
+    row_values = np.empty((len(rows), len(values)))  # a row of values per row
+    for column, value in enumerate(values):
+        row_values[:, column] = value
+    partner = np.full(offset, -1)
+    for seat_kept, seat_rolled in seat_pairs:
+        partner[group_of[:, seat_kept]] = group_of[:, seat_rolled]
+    alike_patterns = np.array([kept for kept, _ in seat_pairs])
+    squares = game_sums(batch.move_game[rows], fine, group_of, offset, row_values,
+                        batch.seats_alike, alike_patterns, partner)  # fmt: skip
+    # the sums over rows: by fine group, then into each group of every pattern
+    by_fine = [np.bincount(fine, v, len(fine_rows)) for v in (*values, *plain)]
+    fine_sums = np.vstack([fine_counts, *by_fine])
+    sums = sum_groups(group_of.ravel(), offset, np.repeat(fine_sums.T, len(patterns), axis=0))
+    columns = [sums[0], squares[0], squares[1]]  # rows, games, Σ n_g²
+    for v in range(len(values)):  # Σ S_g, Σ S_g², Σ S_g n_g
+        columns += [sums[1 + v], squares[2 + 2 * v], squares[3 + 2 * v]]
+    totals = np.vstack([*columns, *sums[1 + len(values) :]])
+    parts = [(keys, rows[chosen], totals[0, at : at + size], totals[1:, at : at + size])
+             for keys, chosen, at, size in patterns]  # fmt: skip
+    return stacked_table(aggregate_schemas()[name], parts)
 
 
 def _tile_use(batch: _Batch) -> pa.Table:

@@ -127,6 +127,28 @@ def grouped_table(
     )
 
 
+def stacked_table(
+    schema: pa.Schema, parts: Sequence[tuple[Sequence[Key], np.ndarray, np.ndarray, np.ndarray]]
+) -> pa.Table:
+    """The aggregate tables of several groupings one under the other, built as one table: each
+    part is a grouping's keys (the keys at one place in every part hold the same columns), a
+    row of each of its groups, their row counts and their sums (a row per sum)."""
+    keys = []
+    for position in zip(*(part[0] for part in parts), strict=True):
+        starts: dict[int, int] = {}  # where each distinct table of values begins
+        values: list[pa.Table] = []
+        codes: list[np.ndarray] = []
+        for key_, (_, chosen, _, _) in zip(position, parts, strict=True):
+            if id(key_.values) not in starts:
+                starts[id(key_.values)] = sum(table.num_rows for table in values)
+                values.append(key_.values)
+            codes.append(np.asarray(key_.codes)[chosen] + starts[id(key_.values)])
+        keys.append(Key(np.concatenate(codes), pa.concat_tables(values)))
+    counts = np.concatenate([part[2] for part in parts])
+    totals = np.hstack([part[3] for part in parts])
+    return grouped_table(schema, keys, np.arange(len(counts)), counts, totals)
+
+
 @numba.njit(cache=True)
 def _combine(rows, codes, radix):
     """The codes of every selected row as one number, mixed radix (one pass, no copies)."""
@@ -194,40 +216,53 @@ def rolled(key_: Key) -> Key:
 
 
 @numba.njit(cache=True)
-def game_sums(game, fine, groups_of, groups, values):
-    """Sums over games for intervals that treat the game as the unit. Rows come game by game;
-    row i is in fine group `fine[i]`, which is in group `groups_of[p, fine[i]]` of each pattern p.
-    Per group: its rows, its games, Σ n_g², then per row of `values` Σ S_g, Σ S_g², Σ S_g n_g
-    (n_g the game's rows in the group, S_g the sum of their values); a row per sum."""
-    sums_per_value = 3
-    totals = np.zeros((3 + sums_per_value * values.shape[0], groups), dtype=np.float64)
-    count = np.zeros(groups, dtype=np.int64)
-    sums = np.zeros((groups, values.shape[0]), dtype=np.float64)
+def game_sums(game, fine, groups_of, groups, values, alike, alike_patterns, partner):
+    """The sums over games that intervals treating the game as the unit need, beyond the sums
+    over rows. Rows come game by game; row i is in fine group `fine[i]`, which is in group
+    `groups_of[fine[i], p]` of each pattern p; `values` holds a row of values per row. Per
+    group: its games and Σ n_g², then per value Σ S_g² and Σ S_g n_g (n_g the game's rows in
+    the group, S_g the sum of their values); a row per sum.
+
+    A game whose seats are `alike` (one agent and player at every seat) has the same rows in a
+    group that keeps the seat as in its `partner`, the group that rolls the seat up: so only
+    the `alike_patterns` (those that keep it) are summed for it, and their sums go to both."""
+    width = values.shape[1]
+    totals = np.zeros((groups, 2 + 2 * width), dtype=np.float64)
+    shared = np.zeros((groups, 2 + 2 * width), dtype=np.float64)  # from games alike
+    every_pattern = np.arange(groups_of.shape[1])
+    counts = np.zeros(groups, dtype=np.int64)  # the game's n_g in each group
+    open_sums = np.zeros((groups, width), dtype=np.float64)  # and its S_g
     touched = np.empty(groups, dtype=np.int64)
     held = 0
     for i in range(len(game)):
-        for pattern in range(groups_of.shape[0]):
-            group = groups_of[pattern, fine[i]]
-            if count[group] == 0:
+        patterns = alike_patterns if alike[game[i]] else every_pattern
+        row_groups, row = groups_of[fine[i]], values[i]
+        for pattern in patterns:
+            group = row_groups[pattern]
+            if counts[group] == 0:
                 touched[held] = group
                 held += 1
-            count[group] += 1
-            for v in range(values.shape[0]):
-                sums[group, v] += values[v, i]
+            counts[group] += 1
+            sums = open_sums[group]
+            for v in range(width):
+                sums[v] += row[v]
         if i + 1 < len(game) and game[i + 1] == game[i]:
             continue
+        into = shared if alike[game[i]] else totals
         for t in range(held):  # the game's last row: its sums join the totals
             group = touched[t]
-            n = float(count[group])
-            totals[0, group] += n
-            totals[1, group] += 1
-            totals[2, group] += n * n
-            for v in range(values.shape[0]):
-                s = sums[group, v]
-                totals[3 + sums_per_value * v, group] += s
-                totals[4 + sums_per_value * v, group] += s * s
-                totals[5 + sums_per_value * v, group] += s * n
-                sums[group, v] = 0.0
-            count[group] = 0
+            n = float(counts[group])
+            total, sums = into[group], open_sums[group]
+            total[0] += 1
+            total[1] += n * n
+            for v in range(width):
+                total[2 + 2 * v] += sums[v] * sums[v]
+                total[3 + 2 * v] += sums[v] * n
+                sums[v] = 0.0
+            counts[group] = 0
         held = 0
-    return totals
+    for group in range(groups):
+        if partner[group] >= 0:
+            totals[group] += shared[group]
+            totals[partner[group]] += shared[group]
+    return np.ascontiguousarray(totals.T)

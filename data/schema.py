@@ -13,10 +13,11 @@ from engine.geometry import geometry
 from engine.rules import RuleSet
 
 # Changes whenever a stored column is added, renamed or retyped; a lake of another is refused.
-SCHEMA_VERSION = 11
+SCHEMA_VERSION = 12
 SCHEMA_CHANGE = (
-    "version 11 keeps, in the castle and tile aggregates of each cell, the sums over games that "
-    "give intervals with the game as the unit, for each cell, each mirror class and the board"
+    "version 12 keeps the sums over games that give intervals with the game as the unit for "
+    "occupancy, fill timing and tile impact too (the cells' fills, each game's epochs and the "
+    "tile kinds' impacts)"
 )
 ENGINE_VERSION = "0.1.0"
 

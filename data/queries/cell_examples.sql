@@ -18,6 +18,7 @@ WITH counted AS (
     UNION ALL
     SELECT batch_id, n FROM agg_cells
     WHERE coalesce($piece_kind, 'castle') <> 'castle' AND piece_kind <> 'castle'
+      AND NOT all_seats AND NOT all_epochs AND NOT all_kinds
       AND (coalesce($piece_kind, 'castle') IN ('any', 'tile') OR piece_kind = $piece_kind)
       AND kept(edition, variant, players, level, source, created,
                $edition, $variant, $players, $level, $source, $date_from, $date_to)

@@ -62,7 +62,8 @@ def test_renamed_seat_letters_keep_each_placers_own_impact(renamed_seats):
     """The tile aggregates find the placer's impact by its (renamed) letter."""
     own = _column(renamed_seats, "SELECT sum(impact) FROM tile_impacts WHERE seat = placer")
     assert own[0] != 0
-    assert _column(renamed_seats, "SELECT sum(sum_own) FROM agg_tile_kinds") == own
+    kinds = "SELECT sum(sum_own) FROM agg_tile_kinds WHERE all_seats AND all_epochs AND all_timings"
+    assert _column(renamed_seats, kinds + " AND all_placed_by") == own
     board = "SELECT sum(sum_own) FROM agg_tile_cells WHERE cell_scope = 'board' AND all_seats"
     assert _column(renamed_seats, f"{board} AND all_epochs") == own
 
