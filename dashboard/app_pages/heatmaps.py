@@ -164,11 +164,8 @@ POOLING = (
 def sample(metric: CellMetric, frame: pl.DataFrame) -> str:
     """What a board rests on, in words: games, and castles or placements (epochs for
     occupancy, where every cell counts each)."""
-    if metric.query == "cell_occupancy":
-        return f"{int(frame['observations'].max() or 0):,} epochs"
-    if "board_games" not in frame.columns:
-        return f"{int(frame['observations'].sum() or 0):,} {metric.examples_label}"
-    counted = f"{int(frame['board_observations'].max() or 0):,} {metric.examples_label}"
+    counted = "epochs" if metric.query == "cell_occupancy" else metric.examples_label
+    counted = f"{int(frame['board_observations'].max() or 0):,} {counted}"
     return f"{int(frame['board_games'].max() or 0):,} games · {counted}"
 
 

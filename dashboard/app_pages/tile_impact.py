@@ -39,12 +39,13 @@ NO_EFFECT = ("no_effect", "no effect (0)")
 
 
 def long_intervals(frame: pl.DataFrame) -> pl.DataFrame:
-    """One row per tile, group and measure with value, ci_low, ci_high and placements."""
+    """One row per tile, group and measure with value, ci_low, ci_high, placements and games."""
     parts = [
         frame.select(
             "tile",
             "group",
             "placements",
+            "games",
             measure=pl.lit(name),
             value=pl.col(value),
             ci_low=pl.col(value) - pl.col(half),
@@ -71,8 +72,9 @@ st.title("Tile impact")
 play_level(filters)
 st.caption(
     f"Counterfactual impact of a tile: {definitions.COUNTERFACTUAL}. Means with 95% intervals "
-    f"(mean ± 1.96·SE), greyed and marked *imprecise* when wider than ±{GOLD_WITHIN:g} gold; a "
-    "tile whose interval excludes 0 (no effect) is a diamond, the others circles."
+    "that take the game as the unit (a game's placements share its board and players: mean ± "
+    f"1.96·SE clustered by game), greyed and marked *imprecise* when wider than ±{GOLD_WITHIN:g} "
+    "gold; a tile whose interval excludes 0 (no effect) is a diamond, the others circles."
 )
 
 if lake_has_games():
@@ -103,7 +105,7 @@ if lake_has_games():
         nothing_matches(filters)
     else:
         total = int(impact["placements"].sum())
-        sample = f"{total:,} tile placements"
+        sample = f"{total:,} tile placements · {int(impact['games_kept'][0]):,} games"
         st.markdown(f"**{plain(filters.describe())}** · {sample}")
         splits = [("split", split), ("cross_split", cross)]
         named = [(column, value) for column, value in splits if value != "all"] or splits[:1]
@@ -120,7 +122,7 @@ if lake_has_games():
                 "tile",
                 f"Impact on {measure}",
                 "gold",
-                "placements",
+                "games",
                 GOLD_WITHIN,
                 color=legend or None,
                 reference=NO_EFFECT,
@@ -141,7 +143,7 @@ if lake_has_games():
                 GOLD_WITHIN,
             )
             .rename({"reliability": "net swing precision"})
-            .drop("few", "value", "ci_low", "ci_high")
+            .drop("few", "value", "ci_low", "ci_high", "games_kept")
         )
         st.dataframe(
             shown,

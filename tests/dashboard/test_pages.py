@@ -153,7 +153,40 @@ def test_tile_impact_download_names_its_filters_and_sample(monkeypatch, lake):
     expected = f"tile_impact_all_all__every-play-level-2-players__n{placements}.csv"
     assert names[0].startswith(f"Saves {expected}")
     title = vega_specs(app)[0]["title"]
-    assert title["subtitle"] == f"every play level · 2 players · {placements:,} tile placements"
+    games = execute(connect(lake), "SELECT count(*) AS n FROM games WHERE players = 2")["n"][0]
+    assert title["subtitle"] == (
+        f"every play level · 2 players · {placements:,} tile placements · {games:,} games"
+    )
+
+
+def test_tile_impact_says_the_games_behind_each_figure(monkeypatch, lake):
+    """The chart's figures and the table's rows are the same placements and games."""
+    app = open_page(monkeypatch, lake, "app_pages/tile_impact.py", split="epoch")
+    table = app.dataframe[0].value
+    drawn = chart_rows(app, "Impact on placer")
+    assert sorted((r["tile"], r["epoch"], r["games"]) for r in drawn) == sorted(
+        zip(table["tile"], table["split"], table["games"], strict=True)
+    )
+    assert (table["games"] <= table["placements"]).all() and table["games"].min() >= 1
+
+
+@pytest.mark.parametrize("metric", ["Occupancy: castle", "Fill timing (0 = first turn, 1 = last)"])
+def test_an_occupancy_or_fill_board_says_its_games_and_the_cells_agree(monkeypatch, lake, metric):
+    app = open_page(monkeypatch, lake, "app_pages/heatmaps.py", metric=metric, level="random")
+    assert not app.exception
+    (board,) = boards_drawn(app)
+    header = next(m.value for m in app.markdown if " games · " in m.value)
+    games = int(re.search(r"([\d,]+) games", header).group(1).replace(",", ""))
+    assert (
+        games
+        == execute(
+            connect(lake),
+            "SELECT count(*) AS n FROM games g "
+            "JOIN game_levels USING (game_id) WHERE level = 'random'",
+        )["n"][0]
+    )
+    assert all(0 < cell["games"] <= games for cell in board)
+    assert all(0 <= cell["ci_low"] <= cell["value"] <= cell["ci_high"] <= 1 for cell in board)
 
 
 def test_improvement_when_placed_says_it_is_an_association(monkeypatch, lake):
