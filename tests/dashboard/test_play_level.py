@@ -5,10 +5,13 @@ the URL; figures are greyed by the width of their interval, not by a count of ga
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 
+import polars as pl
 import pytest
 from streamlit.testing.v1 import AppTest
 
+from data.corpus import Corpus, import_corpus, load_corpus
 from data.lake import Lake
 from data.simulate import Plan, simulate
 from tests.dashboard.conftest import open_page
@@ -20,23 +23,42 @@ STATISTICS_PAGES = [
     "app_pages/tile_impact.py",
     "app_pages/balance.py",
 ]
-# The issue's case is 100 strong games against 5,000 heuristic ones; strong games cost about
-# 5 s each, so the same case is built one level down, at two players (where fewer games suffice):
-# 600 greedy games are precise enough (seats within ±0.05 need about 385 games of two players,
-# and the median cell's castle yield is then about ±1.2 gold), while 40 heuristic games, more
-# than the old rule's 30 that made a level the default, are not (seats about ±0.15).
-PRECISE_GAMES = 600
-STRONGER_GAMES = 40
+# A lake of 100 games of strong play and 5,000 of heuristic play opens on heuristic play: its
+# figures are precise enough (seats within ±0.05 need about 385 games at two players, and there
+# are about 1,670 at each player count), while strong play's are not, though it is stronger and
+# has more than 30 games at each player count. The strong games come from the shipped corpus
+# (strong play costs about 5 s a game to play, a few ms to import); random games are the
+# baseline that only an agent filter of random leaves.
+PRECISE_GAMES = 5000
+STRONGER_GAMES = 100
 BASELINE_GAMES = 90
+
+
+def strong_corpus_games(count: int) -> Corpus:
+    """The first `count` games of the shipped corpus with strong play at every seat, as even
+    as may be across its player counts."""
+    corpus = load_corpus()
+    games = pl.from_arrow(corpus.games.select(["players", "line_up"])).with_row_index()
+    strong = games.filter(pl.col("line_up").str.split(",").list.eval(pl.element() == "strong")
+                          .list.all())  # fmt: skip
+    counts = strong["players"].unique().sort().to_list()
+    rows = [
+        row
+        for at, players in enumerate(counts)
+        for row in strong.filter(pl.col("players") == players)["index"]
+        .head(count // len(counts) + (at < count % len(counts)))
+        .to_list()
+    ]
+    return replace(corpus, games=corpus.games.take(rows))
 
 
 @pytest.fixture(scope="module")
 def levels_lake(tmp_path_factory: pytest.TempPathFactory) -> Lake:
-    """Random play as a baseline, precise greedy play, and a few more heuristic games."""
+    """Random play as a baseline, precise heuristic play, and a few games of strong play."""
     lake = Lake(tmp_path_factory.mktemp("levels_lake"))
     simulate(lake, Plan(BASELINE_GAMES, (2,), seed=21), progress=False)
-    simulate(lake, Plan(PRECISE_GAMES, (2,), ("greedy",), seed=22), progress=False)
-    simulate(lake, Plan(STRONGER_GAMES, (2,), ("heuristic",), seed=23), progress=False)
+    simulate(lake, Plan(PRECISE_GAMES, agents=("heuristic",), seed=22), progress=False)
+    import_corpus(lake, strong_corpus_games(STRONGER_GAMES))
     return lake
 
 
@@ -54,29 +76,29 @@ def test_a_page_defaults_to_the_strongest_level_precise_enough(monkeypatch, leve
     assert not app.exception
     level = app.selectbox(key="filter_level")
     assert level.options[:3] == [  # strongest first, each with its games
-        f"heuristic play: {STRONGER_GAMES} games",
-        f"greedy play: {PRECISE_GAMES} games",
-        f"random play (baseline): {BASELINE_GAMES} games",
+        f"strong play: {STRONGER_GAMES:,} games",
+        f"heuristic play: {PRECISE_GAMES:,} games",
+        f"random play (baseline): {BASELINE_GAMES:,} games",
     ]
-    assert level.value == "greedy"  # heuristic has more than 30 games, but too few to be precise
+    assert level.value == "heuristic"  # strong has more than 30 games, but too few to be precise
     said = [c.value for c in app.caption if c.value.startswith("Figures from")]
     assert said == [
-        "Figures from **greedy play**: tables whose weakest seat plays at that level. "
+        "Figures from **heuristic play**: tables whose weakest seat plays at that level. "
         "Choose another *Play level* in the sidebar."
     ]
     why = [line.strip() for line in sidebar_text(app).splitlines()]  # why, then each level
     assert why[0].startswith(
-        "Default: **greedy play**, the strongest level whose figures are precise enough here"
+        "Default: **heuristic play**, the strongest level whose figures are precise enough here"
     )
-    assert why[1].startswith("heuristic play: seats ±0.1") and why[1].endswith("· imprecise")
-    assert why[2].startswith("greedy play: seats ±0.0") and why[2].endswith("· precise")
+    assert why[1].startswith("strong play: seats ±0.") and why[1].endswith("· imprecise")
+    assert why[2].startswith("heuristic play: seats ±0.0") and why[2].endswith("· precise")
     assert why[3].startswith("random play (baseline)") and why[3].endswith("· imprecise")
-    assert app.query_params["level"] == "greedy", "a link carries the level, default or not"
+    assert app.query_params["level"] == "heuristic", "a link carries the level, default or not"
 
 
 def test_a_link_opens_on_the_level_it_carries(monkeypatch, levels_lake):
-    app = open_page(monkeypatch, levels_lake, "app_pages/overview.py", level="heuristic")
-    assert app.selectbox(key="filter_level").value == "heuristic"
+    app = open_page(monkeypatch, levels_lake, "app_pages/overview.py", level="strong")
+    assert app.selectbox(key="filter_level").value == "strong"
     assert matching(app) == f"{STRONGER_GAMES:,}"
 
 
@@ -85,20 +107,20 @@ def test_the_overview_follows_the_chosen_level_and_says_what_each_holds(monkeypa
     assert matching(app) == f"{PRECISE_GAMES:,}"
     levels = app.dataframe[0].value
     assert levels["play level"].tolist() == [
+        "strong play",
         "heuristic play",
-        "greedy play",
         "random play (baseline)",
     ]
     assert levels["games"].tolist() == [STRONGER_GAMES, PRECISE_GAMES, BASELINE_GAMES]
     assert levels["agents at its tables (games)"].tolist()[:2] == [
-        f"heuristic ({STRONGER_GAMES})",
-        f"greedy ({PRECISE_GAMES})",
+        f"strong ({STRONGER_GAMES:,})",
+        f"heuristic ({PRECISE_GAMES:,})",
     ]
     assert levels["figures"].tolist() == ["imprecise", "precise", "imprecise"]
-    app.selectbox(key="filter_level").set_value("heuristic").run()
+    app.selectbox(key="filter_level").set_value("strong").run()
     assert not app.exception
     assert matching(app) == f"{STRONGER_GAMES:,}"
-    assert app.query_params["level"] == "heuristic"
+    assert app.query_params["level"] == "strong"
     app.selectbox(key="filter_level").set_value("random").run()
     assert matching(app) == f"{BASELINE_GAMES:,}"
     baseline = [c.value for c in app.caption if c.value.startswith("Figures from")]
@@ -119,7 +141,7 @@ def test_the_default_follows_the_other_filters(monkeypatch, levels_lake):
     assert "no level is precise enough here" in sidebar_text(app)
 
 
-@pytest.mark.parametrize(("level", "greyed"), [("greedy", False), ("heuristic", True)])
+@pytest.mark.parametrize(("level", "greyed"), [("heuristic", False), ("strong", True)])
 def test_greying_follows_the_intervals_width(monkeypatch, levels_lake, level, greyed):
     """Both levels have more than 30 games a position; only the wide intervals are greyed."""
     app = open_page(monkeypatch, levels_lake, "app_pages/balance.py", level=level)
@@ -137,9 +159,9 @@ def test_greying_follows_the_intervals_width(monkeypatch, levels_lake, level, gr
 
 def test_heatmaps_compare_two_play_levels_side_by_side(monkeypatch, levels_lake):
     app = open_page(
-        monkeypatch, levels_lake, "app_pages/heatmaps.py", compare="play level", left="heuristic"
+        monkeypatch, levels_lake, "app_pages/heatmaps.py", compare="play level", left="strong"
     )
     assert not app.exception
-    assert app.selectbox(key="heatmap_left").options[:3] == ["heuristic", "greedy", "random"]
+    assert app.selectbox(key="heatmap_left").options[:3] == ["strong", "heuristic", "random"]
     boards = [m.value for m in app.markdown if " games · " in m.value]
-    assert "heuristic play" in boards[0] and "greedy play" in boards[1]
+    assert "strong play" in boards[0] and "heuristic play" in boards[1]
