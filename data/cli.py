@@ -1,7 +1,8 @@
 """The `kingdoms` command: the subcommands each layer offers, and the one place errors become
 messages and exit codes. Start-up stays short: commands import heavy libraries when they run.
 A Ctrl-C while the commands load is caught by a handler set before they are imported (one
-line, 130); once `main` runs, by `main`."""
+line, 130); once `main` runs, by `main`; one that Python's start-up printed but let pass ends the
+run before anything loads."""
 
 # ruff: noqa: E402 - the imports come after the handler that covers them
 
@@ -27,6 +28,25 @@ def _in_main_thread() -> bool:
     threading = sys.modules.get("threading")  # not loaded: no thread was started
     return threading is None or threading.current_thread() is threading.main_thread()
 
+
+def _ctrl_c_let_pass_by_start_up() -> bool:
+    """Whether Python's start-up printed a Ctrl-C and ran the script all the same, as it does
+    for one landing while it checks whether the script is an archive ("Failed checking if
+    argv[0] is an import path entry"). Its traceback holds no frame of `__main__`, unlike one
+    shown at an interactive prompt, which `sys.last_value` also keeps."""
+    stop = getattr(sys, "last_value", None)
+    if not isinstance(stop, KeyboardInterrupt):
+        return False
+    prompt = vars(sys.modules["__main__"])
+    entry = stop.__traceback__
+    while entry is not None and entry.tb_frame.f_globals is not prompt:
+        entry = entry.tb_next
+    return entry is None
+
+
+if _ctrl_c_let_pass_by_start_up():  # end as Python ends on a Ctrl-C it does not catch
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+    os.kill(os.getpid(), signal.SIGINT)
 
 # Python's handler of Ctrl-C, replaced while the commands load (not where Ctrl-C is ignored).
 _CTRL_C = signal.getsignal(signal.SIGINT)
