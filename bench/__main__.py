@@ -19,6 +19,7 @@ PARTS = {
     "lake": ("bench.lake_speed", "data_figures"),
     "startup": ("bench.startup_speed", "startup_figures"),
     "dashboard": ("bench.dashboard_speed", "dashboard_figures"),
+    "browser": ("bench.browser_speed", "browser_figures"),
     "replay": ("bench.replay_speed", "replay_figures"),
     "cluster": ("bench.cluster_speed", "cluster_figures"),
     "scale": ("bench.scale_speed", "scale_figures"),

@@ -14,8 +14,8 @@ from engine.cli_support import BadInput
 
 NAME = "bench"
 HELP = (
-    "Measure speed: engine, agents, lake, start-up, dashboard, replay, cluster, scale (medians; "
-    "--json). Needs the source tree's bench/ folder beside engine/ (a checkout, as `make "
+    "Measure speed: engine, agents, lake, start-up, dashboard, browser, replay, cluster, scale "
+    "(medians; --json). Needs the source tree's bench/ folder beside engine/ (a checkout, as `make "
     "bench` uses)."
 )
 SOURCE_ROOT = Path(engine.__file__).resolve().parents[1]
@@ -26,8 +26,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--only",
         help="comma-separated parts to measure: engine, agents, lake, startup, dashboard, "
-        "replay, cluster, scale (default: all; scale builds a 100 M-move lake once, about 6 "
-        "minutes, kept under --lake)",
+        "browser, replay, cluster, scale (default: all; browser needs Debian's Chromium, `make "
+        "browser`, and Playwright, the dev extra, and is skipped saying so without them; scale "
+        "builds a 100 M-move lake once, about 6 minutes, kept under --lake)",
     )
     parser.add_argument(
         "--lake",

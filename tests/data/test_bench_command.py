@@ -26,7 +26,7 @@ def test_an_unknown_part_is_refused_in_one_line(capfd: pytest.CaptureFixture) ->
     err = capfd.readouterr().err
     assert err == (
         "bench: --only: unknown part 'speed' "
-        "(choose from engine, agents, lake, startup, dashboard, replay, cluster, scale)\n"
+        "(choose from engine, agents, lake, startup, dashboard, browser, replay, cluster, scale)\n"
     )
 
 
@@ -38,3 +38,15 @@ def test_a_file_is_refused_as_the_folder_to_write_under(
     assert main(["bench", "--only", "startup", "--lake", str(taken)]) == 2
     assert capfd.readouterr().err == f"bench: --lake: {taken} is not a folder\n"
     assert taken.read_text() == "kept"
+
+
+def test_the_browser_part_without_chromium_says_why_and_measures_nothing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture
+) -> None:
+    from bench.browser_speed import browser_figures
+
+    absent = tmp_path / "chromium"
+    monkeypatch.setattr("tests.dashboard.browser.CHROMIUM", str(absent))
+    assert browser_figures(tmp_path) == {}
+    assert capsys.readouterr().err == f"bench: browser: skipped (no Chromium at {absent})\n"
+    assert list(tmp_path.iterdir()) == []  # no lake built for nothing
