@@ -14,6 +14,7 @@ import duckdb
 import polars as pl
 import streamlit as st
 
+from data.balance import balance_by_players
 from data.console import ROW_CAP, console_schema, run_console
 from data.lake import MANIFEST, Lake, lake_path
 from data.ratings import FILTERS as RATING_FILTERS
@@ -28,6 +29,7 @@ __all__ = [
     "fetch_all",
     "lake_folder",
     "lake_version",
+    "player_count_balance",
     "player_ratings",
     "run_sql",
     "sql_schema",
@@ -80,6 +82,17 @@ def fetch_all(*requests: tuple[str, Mapping[str, object]]) -> list[pl.DataFrame]
             pool.submit(_cached, version, name, _bound(name, params)) for name, params in requests
         ]
         return [future.result() for future in futures]
+
+
+@st.cache_data(max_entries=64, show_spinner=False)
+def _cached_balance(version: str, params: tuple[tuple[str, object], ...]) -> pl.DataFrame:
+    return balance_by_players(_cached(version, "balance_outcomes", params))
+
+
+def player_count_balance(params: Mapping[str, object]) -> pl.DataFrame:
+    """Each player count's games, balance and bootstrap interval (data/balance.py) over the
+    games the filters keep, drawn once per lake version and filters, not on every page run."""
+    return _cached_balance(lake_version(), _bound("balance_outcomes", params))
 
 
 @st.cache_data(max_entries=64, show_spinner=False)

@@ -21,10 +21,9 @@ from dashboard.charts import (
     vega_lite_spec,
 )
 from dashboard.filters import GAME_FILTERS, STANDARD, STANDARD_LABEL, Filters, choices, options
-from dashboard.lake_data import fetch_all, player_ratings
+from dashboard.lake_data import fetch_all, player_count_balance, player_ratings
 from dashboard.notices import ignored_filters, lake_has_games, nothing_matches, play_level
 from dashboard.text import plain
-from data.balance import balance_by_players
 
 BIN_WIDTH = 10
 GROUPINGS = {"position": "turn order in epoch 1", "seat": "seat letter"}
@@ -60,9 +59,15 @@ def fetch_by_player_count(
     return cut + frames[len(per_count) :]
 
 
-def with_balance(summary: pl.DataFrame, outcomes: pl.DataFrame) -> pl.DataFrame:
+def every_count_balance(params: dict[str, object]) -> pl.DataFrame:
+    """Each player count's balance and its bootstrap interval, for every count at once (one
+    cached bootstrap whichever count is chosen)."""
+    return player_count_balance({**params, "players": None})
+
+
+def with_balance(summary: pl.DataFrame, balance: pl.DataFrame) -> pl.DataFrame:
     """The whole-game figures with each player count's balance and its bootstrap interval."""
-    return summary.join(balance_by_players(outcomes).drop("games"), on="players", how="left")
+    return summary.join(balance.drop("games"), on="players", how="left")
 
 
 def rule_sets() -> dict[str, tuple[str, str]]:
@@ -292,15 +297,14 @@ def compare_rule_sets(filters: Filters, by: str) -> None:
     side_frames = fetch_by_player_count(
         filters.players,
         [("balance_summary", side.params()) for side in sides]
-        + [("balance_outcomes", side.params()) for side in sides]
         + [("seat_advantage", {**side.params(), "by": by}) for side in sides],
     )
     summaries = [
-        with_balance(summary, outcomes)
-        for summary, outcomes in zip(side_frames[:2], side_frames[2:4], strict=True)
+        with_balance(summary, every_count_balance(side.params()))
+        for summary, side in zip(side_frames[:2], sides, strict=True)
     ]
     for column, label, side, side_summary, side_seats in zip(
-        st.columns(2), chosen, sides, summaries, side_frames[4:], strict=True
+        st.columns(2), chosen, sides, summaries, side_frames[2:], strict=True
     ):
         with column:
             if side_summary.is_empty():
@@ -333,11 +337,11 @@ st.caption(
 if lake_has_games():
     params = filters.params()
     by = st.session_state.get("balance_group") or url_value("group", list(GROUPINGS))
-    with ThreadPoolExecutor(max_workers=1) as fitting:
-        rated = fitting.submit(player_ratings, params)  # fitted while the queries below run
+    with ThreadPoolExecutor(max_workers=2) as fitting:  # while the queries below run
+        rated = fitting.submit(player_ratings, params)
+        balanced = fitting.submit(every_count_balance, params)
         (
             summary,
-            outcomes,
             seat_advantage,
             gold,
             margin,
@@ -351,7 +355,6 @@ if lake_has_games():
             filters.players,
             [
                 ("balance_summary", params),
-                ("balance_outcomes", params),
                 ("seat_advantage", {**params, "by": by}),
                 ("score_distribution", {**params, "metric": "final_gold", "bin_width": BIN_WIDTH}),
                 (
@@ -366,10 +369,11 @@ if lake_has_games():
             [("agent_ladder", params), ("head_to_head", {**params, "level": None})],
         )
         ratings = rated.result()
+        balance = balanced.result()
     if summary.is_empty():
         nothing_matches(filters)
     else:
-        summary = with_balance(summary, outcomes)
+        summary = with_balance(summary, balance)
         games = int(summary["games"].sum())
         games_caption = f"{filters.describe()} · {games:,} games"
         balance_cards(summary, filters)

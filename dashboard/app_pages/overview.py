@@ -14,10 +14,9 @@ from dashboard.charts import (
     vega_lite_spec,
 )
 from dashboard.filters import GAME_FILTERS, level_label
-from dashboard.lake_data import fetch_all, lake_folder
+from dashboard.lake_data import fetch_all, lake_folder, player_count_balance
 from dashboard.notices import ignored_filters, lake_has_games, nothing_matches, play_level
 from dashboard.text import plain
-from data.balance import balance_by_players
 from data.levels import LEVELS, RECORDED, precisions
 
 SHARE_WITHIN = PRECISE_WITHIN["share"]
@@ -64,16 +63,15 @@ st.caption(
 
 if lake_has_games():
     every_level = {**filters.params(), "level": None}
-    summary, breakdown, balance, outcomes, make_up, precision, batches = fetch_all(
+    summary, breakdown, balance, make_up, precision, batches = fetch_all(
         ("lake_summary", {}),
         ("lake_breakdown", filters.params()),
         ("balance_summary", filters.params()),
-        ("balance_outcomes", filters.params()),
         ("level_make_up", every_level),
         ("level_precision", every_level),
         ("latest_batches", {"limit": 8}),
     )
-    balance = balance.join(balance_by_players(outcomes).drop("games"), on="players")
+    balance = balance.join(player_count_balance(filters.params()).drop("games"), on="players")
     total_games = int(summary["games"].sum())
     by_source = summary.group_by("source").agg(pl.col("games").sum())
     source_games = dict(zip(by_source["source"], by_source["games"], strict=True))
