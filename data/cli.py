@@ -63,6 +63,11 @@ from pathlib import Path
 from types import ModuleType
 from typing import NoReturn
 
+from engine.startup import interpret_kernel_for
+
+if __name__ == "__main__" or Path(sys.argv[0]).name == "kingdoms":  # the program, not an import
+    interpret_kernel_for(sys.argv[1:])  # before the engine loads
+
 from data.commands import (
     bench,
     corpus,

@@ -6,11 +6,14 @@ import argparse
 import os
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from engine.record import Record, RecordError, read_record_file
 from engine.rules import RulesError, check_players
-from engine.state import State
 from engine.tokens import parse_int
+
+if TYPE_CHECKING:
+    from engine.record import Record
+    from engine.state import State
 
 EXIT_OK = 0
 EXIT_FAILURE = 1
@@ -59,7 +62,10 @@ def fail_bad_input(message: str) -> int:
 
 
 def load_record(path: str | Path) -> tuple[Record, State]:
-    """Read and replay a `.kgn` file, or raise BadInput with `file:line:col: message`."""
+    """Read and replay a `.kgn` file, or raise BadInput with `file:line:col: message` (the
+    engine is loaded here, not for `--help`)."""
+    from engine.record import RecordError, read_record_file
+
     try:
         return read_record_file(path)
     except RecordError as error:

@@ -20,7 +20,7 @@ import os
 from collections.abc import Iterable
 from pathlib import Path
 
-import numba
+from engine.kernel.compiled import INTERPRETED
 
 _HERE = Path(__file__).parent
 SOURCES = (*sorted(_HERE.glob("*.py")), _HERE.parent / "actions.py")
@@ -44,6 +44,8 @@ def cache_folder() -> Path:
 
 def _compile_into_cache_folder() -> None:
     """Import the compiled modules with numba's cache pointed at this source's own folder."""
+    import numba
+
     before = numba.config.CACHE_DIR
     numba.config.CACHE_DIR = str(cache_folder())
     try:
@@ -62,4 +64,5 @@ def _compile_into_cache_folder() -> None:
         numba.config.CACHE_DIR = before
 
 
-_compile_into_cache_folder()
+if not INTERPRETED:
+    _compile_into_cache_folder()

@@ -10,22 +10,34 @@ counting: small ones, and those a hot loop calls on every step.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable
 from typing import Any
 
-import numba
+from engine.startup import INTERPRETED_VARIABLE
+
+# The same source as plain Python over numpy, without numba (engine/startup.py says when).
+INTERPRETED = os.environ.get(INTERPRETED_VARIABLE) == "1"
+
+
+def _compiled(**options: Any) -> Callable[[Callable], Any]:
+    if INTERPRETED:
+        return lambda function: function
+    import numba
+
+    return numba.njit(cache=True, **options)
 
 
 def kernel(function: Callable) -> Any:
     """Compile a function that may allocate arrays (a numba dispatcher, typed as numba's)."""
-    return numba.njit(cache=True, _nrt=True)(function)
+    return _compiled(_nrt=True)(function)
 
 
 def helper(function: Callable) -> Any:
     """Compile a function that allocates and returns no array, without reference counting."""
-    return numba.njit(cache=True, _nrt=False)(function)
+    return _compiled(_nrt=False)(function)
 
 
 def inline(function: Callable) -> Any:
     """Compile a function into every function that calls it."""
-    return numba.njit(cache=True, inline="always")(function)
+    return _compiled(inline="always")(function)

@@ -1,4 +1,5 @@
-"""`kingdoms --help`, `score` and `replay` start without the lake's heavy libraries."""
+"""`kingdoms --help`, `score` and `replay` start without the lake's heavy libraries, and run
+the kernel without numba."""
 
 from __future__ import annotations
 
@@ -11,13 +12,16 @@ import pytest
 from bench.startup_speed import COMMANDS
 
 HEAVY = ("duckdb", "polars", "numba", "pyarrow", "numpy", "streamlit")
+# The engine's own arrays: the quick commands run the kernel on them without numba.
+ENGINE = ("numpy",)
 
-# Runs one command in a fresh interpreter, then names the heavy modules it imported.
+# Runs one command as the `kingdoms` program does, then names the heavy modules it imported.
 PROBE = """
 import json, sys
+sys.argv[0] = "kingdoms"
 from data.cli import main
 try:
-    main(sys.argv[1:])
+    main()
 except SystemExit:
     pass
 print(json.dumps(sorted(m for m in {heavy!r} if m in sys.modules)), file=sys.stderr)
@@ -33,7 +37,7 @@ def test_quick_commands_import_no_heavy_library(key: str) -> None:
         check=True,
     )
     assert done.stdout  # the command did its work
-    assert json.loads(done.stderr.strip().splitlines()[-1]) == []
+    assert set(json.loads(done.stderr.strip().splitlines()[-1])) <= set(ENGINE)
 
 
 def test_a_data_command_still_loads_its_libraries(tmp_path) -> None:
