@@ -126,6 +126,7 @@ def engine_figures(root: Path) -> dict[str, float]:
         "random_games_python_per_s": round(random_games_python_per_s(), 1),
         "greedy_games_per_s": round(policy_games_per_s("greedy"), 1),
         "heuristic_games_per_s": round(policy_games_per_s("heuristic"), 1),
+        "apprentice_games_per_s": round(policy_games_per_s("apprentice", games=600), 1),
         "score_board_us": round(score_board_us(), 3),
         "score_board_python_us": round(score_board_python_us(), 1),
         "kernel_compile_s": round(kernel_compile_s(root), 1),

@@ -69,6 +69,7 @@ if __name__ == "__main__" or Path(sys.argv[0]).name == "kingdoms":  # the progra
     interpret_kernel_for(sys.argv[1:])  # before the engine loads
 
 from data.commands import (
+    apprentice,
     bench,
     corpus,
     dashboard,
@@ -93,6 +94,7 @@ DOMAIN_ERRORS = (
     ("data.simulate", "PlanError"),
     ("data.reader", "QueryError"),
     ("data.corpus", "CorpusError"),
+    ("engine.kernel.apprentice", "WeightsError"),
 )
 # The system refusing a path the command was given: exit 2, like any path it cannot use.
 REFUSED = frozenset({errno.EACCES, errno.EPERM, errno.EROFS})
@@ -107,6 +109,7 @@ COMMANDS: tuple[ModuleType, ...] = (
     tournament,
     bench,
     simulate,
+    apprentice,
     import_,
     export,
     corpus,

@@ -137,7 +137,7 @@ def build_corpus(
     make-time runs from `started` (default: the first batch's commit) to the last batch's
     commit, and `workers` (the processes that played them) gives its core-time."""
     lake.require_existing()
-    rows, finished_at = _lake_games(lake)
+    rows, finished_at = simulated_games(lake)
     if rows.is_empty():
         raise CorpusError(lake.root, "holds no committed simulated game to make a corpus of")
     parts = []
@@ -178,7 +178,7 @@ def build_corpus(
     return load_corpus(out)
 
 
-def _lake_games(lake: Lake) -> tuple[pl.DataFrame, dict[int, str]]:
+def simulated_games(lake: Lake) -> tuple[pl.DataFrame, dict[int, str]]:
     """Every committed simulated game of the lake (its seed, plan seed, players, rules, line-up
     and actions), and each batch's commit time."""
     frames, finished_at = [], {}

@@ -1,5 +1,7 @@
 """A game's play level: how well its table played, the weakest seat's agent deciding it
-(random < greedy < heuristic < strong), and "recorded" for a game with a person at it.
+(random < greedy < heuristic < apprentice < strong), and "recorded" for a game with a person at
+it. The apprentice stands above the heuristic: not measurably weaker at 2 players, stronger at 3
+(docs/strength.md).
 
 The rule is written once, as the SQL of the `game_levels` view (data/views.py); the
 aggregates' compiled path reads a batch's levels through that same view. The pages open on the
@@ -16,7 +18,7 @@ import polars as pl
 from engine.agents.strong import STRONG_ITERATIONS
 
 # The simulated levels, weakest first; a level is also the agent that defines it.
-LEVELS = ("random", "greedy", "heuristic", "strong")
+LEVELS = ("random", "greedy", "heuristic", "apprentice", "strong")
 RECORDED = "recorded"  # a table with a person at it: not an agent's level
 # A level is the pages' default when its figures are precise enough (docs/metrics.md, "Play
 # level"): every seat's win share within ± SEAT_WITHIN and the median board cell's castle yield

@@ -1,7 +1,8 @@
-"""Agents by name (`random`, `greedy`, `heuristic`, `strong`, `mcts-400`), as used everywhere.
+"""Agents by name (`random`, `greedy`, `heuristic`, `apprentice`, `strong`, `mcts-400`), as used
+everywhere.
 
 Names are checked without building an agent, so a record or a command line is validated
-without loading the compiled kernel.
+without making one.
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ from collections.abc import Iterable
 
 from engine.agents.protocol import Agent
 
-AGENT_NAMES = ("random", "greedy", "heuristic", "strong")
+AGENT_NAMES = ("random", "greedy", "heuristic", "apprentice", "strong")
 # Raised whenever an agent given the same seed would play another game (a change to a policy,
 # the search or its budget, or the rules the kernel plays): a corpus of games made by another
 # version is refused (data/corpus.py), as its games would no longer replay from their seeds.
@@ -47,6 +48,7 @@ def search_budget(name: str) -> int | None:
 def make_agent(name: str, seed: int | str) -> Agent:
     """The agent a name describes, seeded."""
     iterations = search_budget(name)
+    from engine.agents.apprentice import ApprenticeAgent
     from engine.agents.greedy import GreedyAgent
     from engine.agents.heuristic import HeuristicAgent
     from engine.agents.random_agent import RandomAgent
@@ -60,6 +62,8 @@ def make_agent(name: str, seed: int | str) -> Agent:
         return GreedyAgent(seed)
     if name == "heuristic":
         return HeuristicAgent(seed)
+    if name == "apprentice":
+        return ApprenticeAgent(seed)
     return RandomAgent(seed)
 
 

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from engine.kernel import play, search
+from engine.kernel import apprentice, play, search
 from engine.kernel.layout import (
     EMPTY,
     EPOCH,
@@ -76,11 +76,20 @@ class StrongResult:
 class Searcher:
     """The compiled search with its tree arrays, kept from move to move."""
 
-    def __init__(self, iterations: int, settings: Sequence[float] = search.DEFAULT_SETTINGS):
+    def __init__(
+        self,
+        iterations: int,
+        settings: Sequence[float] = search.DEFAULT_SETTINGS,
+        model: np.ndarray | None = None,
+    ):
         if len(settings) != search.SETTINGS:
             raise ValueError(f"a search takes {search.SETTINGS} settings, not {len(settings)}")
         self.iterations = iterations
         self.settings = np.array(settings, dtype=np.float64)
+        guided = self.settings[search.PRIOR] > 0
+        if model is None:
+            model = apprentice.shipped_model() if guided else apprentice.no_model()
+        self.model = model
         self._trees: dict[tuple[int, int], search.Tree] = {}
 
     def search(
@@ -98,8 +107,8 @@ class Searcher:
         found = np.zeros(actions, dtype=np.int64)
         visits = np.zeros(actions, dtype=np.int64)
         values = np.zeros(actions, dtype=np.float64)
-        count = search.search(root, work, rules, holds, self.iterations, seed,
-                              self.settings, tree, forced, found, visits, values)  # fmt: skip
+        count = search.search(root, work, rules, holds, self.iterations, seed, self.settings,
+                              self.model, tree, forced, found, visits, values)  # fmt: skip
         searched = [k for k in range(count) if visits[k] > 0]
         return StrongResult(
             observation.current_player,

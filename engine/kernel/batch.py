@@ -10,6 +10,7 @@ import numpy as np
 
 from engine import pieces
 from engine.kernel import games, play, scoring
+from engine.kernel.apprentice import no_model, shipped_model
 from engine.kernel.layout import CELLS, MAX_EPOCHS, PLAYERS
 from engine.kernel.policies import POLICIES
 from engine.kernel.tables import kernel_rules
@@ -43,10 +44,15 @@ def _longest_game(rules: np.ndarray) -> int:
 
 
 def policy_games(
-    players: int, rules: RuleSet, seeds: Sequence[int] | np.ndarray, seats: Sequence[str]
+    players: int,
+    rules: RuleSet,
+    seeds: Sequence[int] | np.ndarray,
+    seats: Sequence[str],
+    model: np.ndarray | None = None,
 ) -> KernelGames:
-    """One game per seed, seat i playing the policy `seats[i]` (random, greedy, heuristic);
-    chance and every random choice come from the kernel's stream seeded with the game's seed."""
+    """One game per seed, seat i playing the policy `seats[i]` (random, greedy, heuristic,
+    apprentice: by `model`, else the shipped weights); chance and every random choice come
+    from the kernel's stream seeded with the game's seed."""
     if len(seats) != players:
         raise ValueError(f"{players} players need {players} policies, not {len(seats)}")
     unknown = [name for name in seats if name not in POLICIES]
@@ -64,8 +70,10 @@ def policy_games(
     gains = np.zeros((count, int(tables[MAX_EPOCHS]) * SEATS), dtype=np.int64)
     epochs = np.zeros(count, dtype=np.int64)
     policies = np.array([POLICIES[name] for name in seats], dtype=np.int64)
-    games.play_games(play.new_state(tables), tables, policies, seeds.astype(np.uint64), longest,
-                     actions, offsets, gains, epochs)  # fmt: skip
+    if model is None:
+        model = shipped_model() if "apprentice" in seats else no_model()
+    games.play_games(play.new_state(tables), tables, policies, model, seeds.astype(np.uint64),
+                     longest, actions, offsets, gains, epochs)  # fmt: skip
     return KernelGames(actions[: offsets[-1]], offsets, gains.reshape(count, -1, SEATS), epochs)
 
 

@@ -1,10 +1,12 @@
-"""Whole games on the kernel, many at once: a policy per seat (random, greedy or heuristic),
+"""Whole games on the kernel, many at once: a policy per seat (random, greedy, heuristic or
+apprentice),
 chance and every random choice drawn from one stream per game, seeded from the game's seed."""
 
 from __future__ import annotations
 
 import numpy as np
 
+from engine.kernel.apprentice import apprentice_scores, new_mind
 from engine.kernel.compiled import helper, inline, kernel
 from engine.kernel.layout import (
     ACTION_COUNT,
@@ -22,6 +24,7 @@ from engine.kernel.layout import (
 )
 from engine.kernel.play import apply_action, begin_game, legal_actions
 from engine.kernel.policies import (
+    APPRENTICE,
     HEURISTIC,
     RANDOM,
     action_values_in,
@@ -34,15 +37,18 @@ from engine.kernel.stream import pick
 
 
 @inline
-def policy_action(policy, state, rules, stream, legal, values, unseen, scratch) -> int:
+def policy_action(policy, state, rules, stream, legal, values, unseen, scratch, mind) -> int:
     """The policy's action for the seat to move, from what that seat sees (`legal`, `values`
     and `unseen`: scratch arrays as long as the action ids and the tile codes; `scratch`:
-    `policy_scratch`'s)."""
+    `policy_scratch`'s; `mind`: the apprentice's, `new_mind`'s)."""
     if policy == RANDOM:
         return random_action(state, rules, stream)
     count = legal_actions(state, rules, legal)
     if count == 1:
         return legal[0]
+    if policy == APPRENTICE:
+        apprentice_scores(state, rules, unseen, legal, count, values, scratch, mind)
+        return pick_best(legal, mind.scores, count, stream)
     unseen_by(state, rules, state[TO_MOVE], unseen)
     action_values_in(state, rules, unseen, legal, count, policy == HEURISTIC, np.nan, values,
                      scratch)  # fmt: skip
@@ -50,12 +56,12 @@ def policy_action(policy, state, rules, stream, legal, values, unseen, scratch) 
 
 
 @inline
-def next_action(state, rules, policies, stream, legal, values, unseen, scratch) -> int:
+def next_action(state, rules, policies, stream, legal, values, unseen, scratch, mind) -> int:
     """The seat to move's action by its policy, or a chance outcome drawn from the stream."""
     phase = state[PHASE]
     if phase == TURN or phase == PLACE:
         return policy_action(policies[state[TO_MOVE]], state, rules, stream, legal, values,
-                             unseen, scratch)  # fmt: skip
+                             unseen, scratch, mind)  # fmt: skip
     if phase == FIRST:
         return pick(stream, rules[PLAYERS])
     return nth_tile(state, rules, pick(stream, state[SUPPLY_SIZE]))  # a uniform tile dealt or drawn
@@ -63,14 +69,15 @@ def next_action(state, rules, policies, stream, legal, values, unseen, scratch) 
 
 @helper
 def play_game(state, rules, policies, stream, start, stop, actions, legal, values, unseen,
-              scratch) -> int:  # fmt: skip
+              scratch, mind) -> int:  # fmt: skip
     """Play one game from a fresh state, its actions into `actions` from `start` (at most up to
     `stop`); returns where they end. Compiled without reference counting: the inlined policies
     would otherwise count every array they are handed, on every action."""
     begin_game(state, rules)
     count = start
     while state[PHASE] != OVER and count < stop:
-        action = next_action(state, rules, policies, stream, legal, values, unseen, scratch)
+        action = next_action(state, rules, policies, stream, legal, values, unseen, scratch,
+                             mind)  # fmt: skip
         actions[count] = action
         count += 1
         apply_action(state, rules, action)
@@ -78,8 +85,10 @@ def play_game(state, rules, policies, stream, start, stop, actions, legal, value
 
 
 @kernel
-def play_games(state, rules, policies, seeds, longest, actions, offsets, gains, epochs) -> None:
-    """Play one game per seed from a fresh state, seat i by policy `policies[i]`: every game's
+def play_games(state, rules, policies, model, seeds, longest, actions, offsets, gains,
+               epochs) -> None:  # fmt: skip
+    """Play one game per seed from a fresh state, seat i by policy `policies[i]` (an apprentice
+    by `model`, engine/kernel/apprentice.py's): every game's
     actions into `actions` (game g's at offsets[g]:offsets[g + 1]), its gains per epoch (`gains`
     rows as long as the state's gains) and its epoch count."""
     size = rules[ACTION_COUNT]
@@ -88,12 +97,13 @@ def play_games(state, rules, policies, seeds, longest, actions, offsets, gains, 
     unseen = np.zeros(rules[TILE_CODES], dtype=np.int64)
     stream = np.zeros(1, dtype=np.uint64)
     scratch = policy_scratch(rules)
+    mind = new_mind(rules, model)
     played = rules[GAINS_AT]
     offsets[0] = 0
     for g in range(seeds.shape[0]):
         stream[0] = seeds[g]
         start = offsets[g]
         offsets[g + 1] = play_game(state, rules, policies, stream, start, start + longest, actions,
-                                   legal, values, unseen, scratch)  # fmt: skip
+                                   legal, values, unseen, scratch, mind)  # fmt: skip
         gains[g] = state[played : played + gains.shape[1]]
         epochs[g] = state[EPOCH]

@@ -71,8 +71,8 @@ from engine.kernel.scoring import (
 )
 from engine.kernel.stream import pick
 
-RANDOM, GREEDY, HEURISTIC = 0, 1, 2
-POLICIES = {"random": RANDOM, "greedy": GREEDY, "heuristic": HEURISTIC}
+RANDOM, GREEDY, HEURISTIC, APPRENTICE = 0, 1, 2, 3  # the apprentice: engine/kernel/apprentice.py
+POLICIES = {"random": RANDOM, "greedy": GREEDY, "heuristic": HEURISTIC, "apprentice": APPRENTICE}
 
 RISK_PER_EMPTY = 0.35  # gold per empty cell per rank² (hazards steered at strong castles)
 LATER_VALUE_PER_RANK = (0.0, 4.0, 2.0)  # by epoch (1, 2; later 0): what a held rank earns later

@@ -16,6 +16,7 @@ from typing import NamedTuple
 
 import numpy as np
 
+from engine.kernel.apprentice import FEATURES, apprentice_scores, new_mind, prior
 from engine.kernel.compiled import inline, kernel
 from engine.kernel.games import next_action
 from engine.kernel.layout import (
@@ -60,9 +61,11 @@ WIDENING = 1  # a node with v visits considers its 1 + WIDENING·√v best candi
 HORIZON = 2  # epoch ends the tree may cross
 PLAYOUT = 3  # a leaf is played on by the heuristic for every seat, this many moves at most
 # (and never past its epoch's end), then valued
-SETTINGS = 4
+PRIOR = 4  # 0: candidates opened in the heuristic's order and chosen by UCB1; above 0, opened
+# in the apprentice's order and chosen by PUCT, this weight times its prior (AlphaZero's c_puct)
+SETTINGS = 5
 
-DEFAULT_SETTINGS = (0.2, 0.3, 0.0, 5)
+DEFAULT_SETTINGS = (0.2, 0.3, 0.0, 5, 0.0)
 
 # The leaf's outlook beyond the heuristic's projection: gold a held castle rank is worth (in
 # the last epoch, in proportion to the cells still empty: a castle held at the end earns
@@ -92,6 +95,7 @@ class Tree(NamedTuple):
     key: np.ndarray  # (nodes,) the outcome that led from a chance node here
     pool_action: np.ndarray  # (pool,) candidates, best first
     pool_child: np.ndarray  # (pool,) the node each candidate leads to, -1 unopened
+    pool_prior: np.ndarray  # (pool,) the apprentice's probability of each candidate
 
 
 def new_tree(iterations: int, seats: int, actions: int) -> Tree:
@@ -109,6 +113,7 @@ def new_tree(iterations: int, seats: int, actions: int) -> Tree:
         np.zeros(nodes, dtype=np.int64),
         np.zeros(pool, dtype=np.int16),
         np.zeros(pool, dtype=np.int32),
+        np.zeros(pool, dtype=np.float32),
     )
 
 
@@ -176,7 +181,7 @@ def order_values(state, rules, actions, count, values, value_draw, unseen, scrat
 
 
 @kernel
-def playout(state, rules, moves, policies, stream, legal, values, unseen, scratch) -> None:
+def playout(state, rules, moves, policies, stream, legal, values, unseen, scratch, mind) -> None:
     """Play the state on by each seat's policy for `moves` moves at most, chance included,
     stopping at its epoch's end."""
     epoch = state[EPOCH]
@@ -184,7 +189,8 @@ def playout(state, rules, moves, policies, stream, legal, values, unseen, scratc
     while state[PHASE] != OVER and state[EPOCH] == epoch and played < moves:
         phase = state[PHASE]
         played += phase == TURN or phase == PLACE
-        action = next_action(state, rules, policies, stream, legal, values, unseen, scratch)
+        action = next_action(state, rules, policies, stream, legal, values, unseen, scratch,
+                             mind)  # fmt: skip
         apply_action(state, rules, action)
 
 
@@ -227,38 +233,53 @@ def sample_chance(state, rules, outcomes, weights, stream) -> int:
 
 
 @kernel
-def expand(tree, node, state, rules, pool_used, scratch, values, value_draw, unseen,
-           valuing) -> int:  # fmt: skip
-    """List a decision node's legal actions into the pool, best first; returns the pool used."""
+def expand(tree, node, state, rules, pool_used, scratch, values, value_draw, unseen, valuing,
+           mind, guided) -> int:  # fmt: skip
+    """List a decision node's legal actions into the pool, best first (by the heuristic, or
+    `guided` by the apprentice, each with its prior); returns the pool used."""
     count = legal_actions(state, rules, scratch)
-    if count > 1:
+    if count > 1 and guided:
+        apprentice_scores(state, rules, unseen, scratch, count, values, valuing, mind)
+        prior(mind.scores, count, values)
+        order = np.argsort(-values[:count], kind="mergesort")
+    elif count > 1:
         order_values(state, rules, scratch, count, values, value_draw, unseen, valuing)
         order = np.argsort(-values[:count], kind="mergesort")
     else:
         order = np.zeros(1, dtype=np.int64)
+        values[0] = 1.0
     tree.first[node] = pool_used
     tree.candidates[node] = count
     for k in range(count):
         tree.pool_action[pool_used + k] = scratch[order[k]]
         tree.pool_child[pool_used + k] = NO_NODE
+        tree.pool_prior[pool_used + k] = values[order[k]] if guided else 0.0
     return pool_used + count
 
 
 @kernel
-def select(tree, node, seat, widening, exploration, always_open) -> int:
-    """UCB1 among the candidates opened so far (an untried one first); returns its pool slot."""
+def select(tree, node, seat, widening, exploration, always_open, guide) -> int:
+    """Among the candidates opened so far: UCB1 (an untried one first), or with a `guide`
+    weight PUCT on the apprentice's prior (the `always_open` first tried first, any other
+    untried one valued as its parent); returns its pool slot."""
     visits = tree.visits[node]
     opened = max(always_open, 1 + int(widening * math.sqrt(visits)))
     opened = min(opened, tree.candidates[node])
     first = tree.first[node]
     log_visits = math.log(visits + 1)
-    best, best_score = first, -1.0
+    root_visits = math.sqrt(visits + 1)
+    parent = tree.totals[node, seat] / visits if visits else 0.5
+    best, best_score = first, -np.inf
     for slot in range(first, first + opened):
         child = tree.pool_child[slot]
-        if child == NO_NODE or tree.visits[child] == 0:
+        n = 0 if child == NO_NODE else tree.visits[child]
+        if n == 0 and (guide <= 0 or slot - first < always_open):
             return slot
-        n = tree.visits[child]
-        score = tree.totals[child, seat] / n + exploration * math.sqrt(log_visits / n)
+        if guide > 0:
+            mean = tree.totals[child, seat] / n if n else parent
+            score = mean + guide * tree.pool_prior[slot] * root_visits / (1 + n)
+        else:
+            score = tree.totals[child, seat] / n + exploration * math.sqrt(log_visits / n)
         if score > best_score:
             best, best_score = slot, score
     return best
@@ -303,6 +324,7 @@ def deal_values(root, work, rules, holds, actions, seed, settings, out) -> None:
     unseen = np.zeros(rules[TILE_CODES], dtype=np.int64)
     policies = np.full(seats, HEURISTIC, dtype=np.int64)
     valuing = policy_scratch(rules)
+    mind = new_mind(rules, np.zeros((3, FEATURES), dtype=np.float64))
     reward = np.zeros(seats, dtype=np.float64)
     stream = np.zeros(1, dtype=np.uint64)
     starts = np.zeros(1, dtype=np.uint64)
@@ -315,22 +337,25 @@ def deal_values(root, work, rules, holds, actions, seed, settings, out) -> None:
             determinise(work, rules, viewer, holds, stream)
             apply_action(work, rules, actions[k])
             playout(work, rules, settings[PLAYOUT], policies, stream, legal, values, unseen,
-                    valuing)  # fmt: skip
+                    valuing, mind)  # fmt: skip
             leaf_win_shares(work, rules, reward, unseen, valuing)
             out[deal, k] = reward[viewer]
 
 
 @kernel
-def search(root, work, rules, holds, iterations, seed, settings, tree, include, root_actions,
-           root_visits, root_values) -> int:  # fmt: skip
+def search(root, work, rules, holds, iterations, seed, settings, model, tree, include,
+           root_actions, root_visits, root_values) -> int:  # fmt: skip
     """Search `iterations` times from `root` as its seat to move sees it (other seats'
-    starting tiles in the supply, `holds` saying who holds one);
+    starting tiles in the supply, `holds` saying who holds one), the apprentice's `model`
+    guiding it when `settings[PRIOR]` is above 0;
     `include` actions (-1 padded) are searched whatever their rank. Writes every root candidate,
     its visits and its expected win_share for the seat; returns how many candidates there are."""
     seats = rules[PLAYERS]
     viewer = root[TO_MOVE]
     exploration = settings[EXPLORATION]
     widening = settings[WIDENING]
+    guide = settings[PRIOR]
+    guided = guide > 0
     last_epoch = root[EPOCH] + int(settings[HORIZON])
     nodes = tree.visits.shape[0]
     pool = tree.pool_action.shape[0]
@@ -343,13 +368,15 @@ def search(root, work, rules, holds, iterations, seed, settings, tree, include, 
     policies = np.full(seats, HEURISTIC, dtype=np.int64)
     unseen = np.zeros(rules[TILE_CODES], dtype=np.int64)
     valuing = policy_scratch(rules)
+    mind = new_mind(rules, model)
     stream = np.zeros(1, dtype=np.uint64)
     stream[0] = np.uint64(seed)
     used = 1
     new_node(tree, 0)
     work[:] = root
     determinise(work, rules, viewer, holds, stream)  # the true supply decides whether to draw
-    pool_used = expand(tree, 0, work, rules, 0, scratch, values, True, unseen, valuing)
+    pool_used = expand(tree, 0, work, rules, 0, scratch, values, True, unseen, valuing, mind,
+                       guided)  # fmt: skip
     always_open = 1
     first = tree.first[0]
     for k in range(include.shape[0]):  # bring forced actions just behind the best one
@@ -380,11 +407,10 @@ def search(root, work, rules, holds, iterations, seed, settings, tree, include, 
                     if pool_used + scratch.shape[0] > pool:
                         break
                     pool_used = expand(tree, node, work, rules, pool_used, scratch, values, False,
-                                       unseen, valuing)  # fmt: skip
+                                       unseen, valuing, mind, guided)  # fmt: skip
                 seat = work[TO_MOVE]
-                slot = select(
-                    tree, node, seat, widening, exploration, always_open if node == 0 else 1
-                )
+                slot = select(tree, node, seat, widening, exploration,
+                              always_open if node == 0 else 1, guide)  # fmt: skip
                 apply_action(work, rules, np.int64(tree.pool_action[slot]))
                 child = tree.pool_child[slot]
                 if child == NO_NODE:
@@ -398,7 +424,8 @@ def search(root, work, rules, holds, iterations, seed, settings, tree, include, 
             node = child
             depth += 1
             path[depth] = node
-        playout(work, rules, playout_moves, policies, stream, scratch, values, unseen, valuing)
+        playout(work, rules, playout_moves, policies, stream, scratch, values, unseen, valuing,
+                mind)  # fmt: skip
         leaf_win_shares(work, rules, reward, unseen, valuing)
         for k in range(depth + 1):
             visited = path[k]

@@ -18,7 +18,7 @@ from engine.kernel.batch import policy_games, random_games
 from engine.rules import RuleSet
 digest = hashlib.sha256()
 for players in (2, 3, 4):
-    seats = ["heuristic", "greedy", "random", "heuristic"][:players]
+    seats = ["heuristic", "greedy", "apprentice", "random"][:players]
     for games in (random_games(players, RuleSet(), range(3)),
                   policy_games(players, RuleSet(), range(2), seats)):
         digest.update(games.actions.tobytes())

@@ -25,6 +25,7 @@ from engine.actions import Block
 from engine.agents.random_agent import RandomAgent
 from engine.geometry import geometry
 from engine.kernel import play, scoring
+from engine.kernel.apprentice import new_mind, shipped_model
 from engine.kernel.batch import policy_games, random_games, score_boards
 from engine.kernel.games import policy_action
 from engine.kernel.layout import (
@@ -334,7 +335,7 @@ def _kernel_position(seed: int) -> tuple[np.ndarray, int]:
         play.apply_action(state, tables, rng.choice(legal))
 
 
-@pytest.mark.parametrize("policy", ["random", "greedy", "heuristic"])
+@pytest.mark.parametrize("policy", ["random", "greedy", "heuristic", "apprentice"])
 def test_policies_never_read_hidden_information(policy: str) -> None:
     """Swap another seat's starting tile with a different tile of the supply: the same choice."""
     tables = kernel_rules(3, RuleSet())
@@ -355,8 +356,9 @@ def test_policies_never_read_hidden_information(policy: str) -> None:
             values = np.zeros(size, dtype=np.float64)
             unseen = np.zeros(pieces.CASTLE_BASE, dtype=np.int64)
             scratch = policy_scratch(tables)
+            mind = new_mind(tables, shipped_model())
             choices.append(policy_action(POLICIES[policy], position, tables, new_stream(seed),
-                                         legal, values, unseen, scratch))  # fmt: skip
+                                         legal, values, unseen, scratch, mind))  # fmt: skip
         assert choices[0] == choices[1]
 
 

@@ -1,0 +1,268 @@
+"""Training the apprentice: the teacher's self-play games played into a lake (resumable, as
+`kingdoms simulate` plays them), every decision of theirs described by the kernel, a model of
+each size fitted to them for each player count, each measured against the heuristic and the
+greedy agent, and the best per millisecond written with the record of how it was made."""
+
+from __future__ import annotations
+
+import subprocess
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import asdict, dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+
+import numpy as np
+import polars as pl
+
+from data.corpus import Corpus, simulated_games
+from data.lake import Lake
+from data.simulate import Plan, simulate
+from engine.executors import Executor
+from engine.kernel import play
+from engine.kernel.apprentice import FEATURES, PLAYER_COUNTS, game_decisions, save_weights
+from engine.kernel.batch import policy_games
+from engine.kernel.layout import ACTION_COUNT
+from engine.kernel.tables import kernel_rules
+from engine.learning import Decisions, agreement, fit, log_loss
+from engine.outcome import seat_outcomes
+from engine.rules import RuleSet, rule_set
+from engine.stats import wilson_interval
+
+TEACHER = "strong"
+HIDDEN_SIZES = (0, 16)  # the model sizes compared: linear, and a 16-unit tanh layer
+PASSES = 2  # training passes over the decisions
+HELD_OUT = 0.1  # the share of each player count's decisions kept to measure agreement
+MEASURE_GAMES = 400  # games a pairing when measuring a model's strength (2 players)
+SPEED_GAMES = 300  # 3-player games played to time a model
+
+
+@dataclass(frozen=True)
+class Measured:
+    """One model size's figures: agreement with the teacher on held-out decisions, its mean
+    log-loss there, win shares at 2 players with 95% Wilson intervals, and its speed."""
+
+    hidden: int
+    agreement: dict[int, float]
+    log_loss: dict[int, float]
+    vs_heuristic: tuple[float, float, float]
+    vs_greedy: tuple[float, float, float]
+    games_per_s: float
+    fit_s: float
+
+
+def teacher_games(lake: Lake, corpus: Corpus | None, teacher: str) -> pl.DataFrame:
+    """Every simulated game of the lake (and of the corpus) with the teacher at every seat:
+    players, edition, variant, actions."""
+    columns = ["players", "edition", "variant", "line_up", "actions"]
+    frames = []
+    lake_games, _ = simulated_games(lake)
+    if len(lake_games):
+        frames.append(lake_games.select(columns))
+    if corpus is not None:
+        games = pl.from_arrow(corpus.games.select(columns))
+        assert isinstance(games, pl.DataFrame)
+        frames.append(games)
+    if not frames:
+        return pl.DataFrame(schema=dict.fromkeys(columns, pl.String))
+    joined = pl.concat(frames, how="vertical_relaxed")
+    alone = pl.col("line_up").str.split(",").list.eval(pl.element() == teacher).list.all()
+    return joined.filter(alone)
+
+
+def game_decisions_of(games: pl.DataFrame) -> dict[int, Decisions]:
+    """Every decision with a choice in the games, per player count, described by the kernel."""
+    parts: dict[int, list[Decisions]] = {players: [] for players in PLAYER_COUNTS}
+    tables: dict[tuple[int, str, str], np.ndarray] = {}
+    for players, edition, variant, actions in games.select(
+        "players", "edition", "variant", "actions"
+    ).iter_rows():
+        key = (players, edition, variant or "")
+        rules = tables.get(key)
+        if rules is None:
+            rules = tables[key] = kernel_rules(players, rule_set(edition, variant or None))
+        listed = np.frombuffer(actions, dtype=np.uint8).astype(np.int64)
+        features = np.zeros((len(listed) * int(rules[ACTION_COUNT]), FEATURES))
+        candidates = np.zeros(len(listed) + 1, dtype=np.int64)
+        chosen = np.zeros(len(listed), dtype=np.int64)
+        learner = np.ones(players, dtype=np.int64)
+        count = game_decisions(play.new_state(rules), rules, listed, learner, features,
+                               candidates, chosen)  # fmt: skip
+        parts[players].append(
+            Decisions(
+                features[: candidates[count]].astype(np.float32),
+                candidates[: count + 1].copy(),
+                chosen[:count].copy(),
+            )
+        )
+    return {players: Decisions.joined(found) for players, found in parts.items()}
+
+
+def win_share(
+    model: np.ndarray, opponent: str, games: int, seed: int
+) -> tuple[float, float, float]:
+    """The apprentice's mean win share at 2 players against the opponent, seats alternating,
+    with its 95% Wilson interval."""
+    shares = []
+    for seat in range(2):
+        seats = [opponent, opponent]
+        seats[seat] = "apprentice"
+        seeds = np.arange(games // 2, dtype=np.uint64) + np.uint64(seed * 1_000_003 + seat)
+        played = policy_games(2, RuleSet(), seeds, seats, model)
+        outcomes = seat_outcomes(played.gains.sum(axis=1)[:, :2])
+        shares.append(outcomes.win_share[:, seat])
+    share = np.concatenate(shares)
+    low, high = wilson_interval(float(share.sum()), len(share))
+    return float(share.mean()), low, high
+
+
+def games_per_s(model: np.ndarray, games: int, seed: int) -> float:
+    """3-player games of the apprentice at every seat a second, on this core."""
+    seeds = np.arange(games, dtype=np.uint64) + np.uint64(seed)
+    policy_games(3, RuleSet(), seeds[:2], ["apprentice"] * 3, model)  # compiled first
+    started = time.perf_counter()
+    policy_games(3, RuleSet(), seeds, ["apprentice"] * 3, model)
+    return games / (time.perf_counter() - started)
+
+
+def measure(
+    decisions: dict[int, Decisions], hidden: int, passes: int, seed: int, measure_games: int
+) -> tuple[np.ndarray, Measured]:
+    """Fit one model size per player count on all but the held-out decisions, and measure it."""
+    started = time.perf_counter()
+    rows, agreements, losses = [], {}, {}
+    for players in PLAYER_COUNTS:
+        found = decisions[players]
+        cut = int(len(found) * (1 - HELD_OUT))
+        held_out = found.part(cut, len(found))
+        row = fit(found.part(0, cut), hidden, passes, seed)
+        if len(held_out):
+            agreements[players] = round(agreement(row, hidden, held_out), 4)
+            losses[players] = round(log_loss(row, hidden, held_out), 4)
+        rows.append(row)
+    fit_s = time.perf_counter() - started
+    model = np.stack(rows)
+    figures = Measured(
+        hidden,
+        agreements,
+        losses,
+        win_share(model, "heuristic", measure_games, seed),
+        win_share(model, "greedy", measure_games, seed),
+        games_per_s(model, SPEED_GAMES, seed),
+        fit_s,
+    )
+    return model, figures
+
+
+def cheapest_as_strong(
+    results: list[tuple[np.ndarray, Measured]],
+) -> tuple[np.ndarray, Measured]:
+    """The best strength per millisecond: the fastest model whose win share against the
+    heuristic is not measurably below the strongest's (their 95% intervals overlap)."""
+    strongest = max(figures.vs_heuristic[0] for _, figures in results)
+    floor = max(figures.vs_heuristic[1] for _, figures in results if
+                figures.vs_heuristic[0] == strongest)  # fmt: skip
+    alike = [pair for pair in results if pair[1].vs_heuristic[2] >= floor]
+    return max(alike, key=lambda pair: pair[1].games_per_s)
+
+
+def commit_id() -> str:
+    """The checkout's commit (with "+changes" when it has uncommitted ones), or "unknown"."""
+    try:
+        run = subprocess.run(
+            ["git", "describe", "--always", "--dirty=+changes", "--abbrev=12"],
+            capture_output=True,
+            text=True,
+            cwd=Path(__file__).parent,
+            check=True,
+        )
+    except (OSError, subprocess.CalledProcessError):
+        return "unknown"
+    return run.stdout.strip() or "unknown"
+
+
+@dataclass(frozen=True)
+class Training:
+    """What a training run did: the games and decisions it learned from, each size's
+    figures, the size kept, and the time each step took."""
+
+    games: dict[int, int]
+    decisions: dict[int, int]
+    measured: list[Measured]
+    kept: int
+    generate_s: float
+    describe_s: float
+    total_s: float
+
+
+def train(
+    lake: Lake,
+    out: Path,
+    *,
+    games: int,
+    seed: int,
+    corpus: Corpus | None = None,
+    workers: int = 1,
+    executor: Executor | None = None,
+    hidden_sizes: Sequence[int] = HIDDEN_SIZES,
+    passes: int = PASSES,
+    measure_games: int = MEASURE_GAMES,
+    teacher: str = TEACHER,
+    say: Callable[[str], None] = print,
+    progress: bool = True,
+) -> Training:
+    """The whole loop: play the teacher's games missing from the lake, describe their
+    decisions, fit and measure every size, write the one of best strength per millisecond."""
+    started = time.perf_counter()
+    if games:
+        plan = Plan(games, agents=(teacher,), seed=seed, batch_size=max(1, min(50, games)))
+        simulate(lake, plan, workers, progress, executor)
+    generated = time.perf_counter()
+    played = teacher_games(lake, corpus, teacher)
+    if not len(played):
+        raise ValueError(f"no game with '{teacher}' at every seat to learn from")
+    decisions = game_decisions_of(played)
+    described = time.perf_counter()
+    per_players = played.group_by("players").len()
+    counts = {int(p): int(n) for p, n in per_players.iter_rows()}
+    say(
+        f"learning from {len(played):,} games of {teacher} "
+        f"({', '.join(f'{counts.get(p, 0):,} at {p} players' for p in PLAYER_COUNTS)}): "
+        f"{sum(len(d) for d in decisions.values()):,} decisions"
+    )
+    results = []
+    for hidden in hidden_sizes:
+        model, figures = measure(decisions, hidden, passes, seed, measure_games)
+        share, low, high = figures.vs_heuristic
+        say(
+            f"hidden {hidden}: vs heuristic {share:.3f} [{low:.3f}, {high:.3f}], "
+            f"vs greedy {figures.vs_greedy[0]:.3f}, {figures.games_per_s:,.0f} games/s "
+            f"at 3 players, agreement {figures.agreement}, fitted in {figures.fit_s:.0f} s"
+        )
+        results.append((model, figures))
+    model, kept = cheapest_as_strong(results)
+    total = time.perf_counter() - started
+    made = {
+        "teacher": teacher,
+        "games": counts,
+        "decisions": {str(p): len(d) for p, d in decisions.items()},
+        "seed": seed,
+        "simulate_games": games,
+        "corpus": None if corpus is None else str(corpus.path.name),
+        "passes": passes,
+        "commit": commit_id(),
+        "made_at": datetime.now(UTC).isoformat(timespec="seconds"),
+        "training_s": round(total, 1),
+        "measured": [asdict(figures) for _, figures in results],
+        "kept": kept.hidden,
+    }
+    save_weights(out, model, kept.hidden, made)
+    return Training(
+        counts,
+        {p: len(d) for p, d in decisions.items()},
+        [figures for _, figures in results],
+        kept.hidden,
+        generated - started,
+        described - generated,
+        total,
+    )
