@@ -104,11 +104,12 @@ class Searcher:
             tree = self._trees[key] = search.new_tree(self.iterations, *key)
         work = play.new_state(rules)
         forced = np.array(list(include) or [-1], dtype=np.int64)
-        found = np.zeros(actions, dtype=np.int64)
-        visits = np.zeros(actions, dtype=np.int64)
-        values = np.zeros(actions, dtype=np.float64)
-        count = search.search(root, work, rules, holds, self.iterations, seed, self.settings,
-                              self.model, tree, forced, found, visits, values)  # fmt: skip
+        out = search.new_root_stats(actions)
+        count = search.search(
+            root, work, rules, holds, self.iterations, seed, self.settings, self.model, tree,
+            forced, out,
+        )  # fmt: skip
+        found, visits, values = out
         searched = [k for k in range(count) if visits[k] > 0]
         return StrongResult(
             observation.current_player,

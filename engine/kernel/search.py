@@ -16,7 +16,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from engine.kernel.apprentice import FEATURES, apprentice_scores, new_mind, prior
+from engine.kernel.apprentice import FEATURES, Mind, apprentice_scores, new_mind, prior
 from engine.kernel.compiled import inline, kernel
 from engine.kernel.games import next_action
 from engine.kernel.layout import (
@@ -48,6 +48,7 @@ from engine.kernel.play import (
 )
 from engine.kernel.policies import (
     HEURISTIC,
+    PolicyScratch,
     action_values_in,
     policy_scratch,
     projected_gold,
@@ -96,6 +97,39 @@ class Tree(NamedTuple):
     pool_action: np.ndarray  # (pool,) candidates, best first
     pool_child: np.ndarray  # (pool,) the node each candidate leads to, -1 unopened
     pool_prior: np.ndarray  # (pool,) the apprentice's probability of each candidate
+
+
+class Scratch(NamedTuple):
+    """The arrays a search works in besides its tree, allocated once a search (`new_scratch`)."""
+
+    legal: np.ndarray  # (actions,) a decision's legal actions, or a chance node's outcomes
+    weights: np.ndarray  # (actions,) the chance outcomes' weights
+    values: np.ndarray  # (actions,) the candidates' values, or their prior
+    unseen: np.ndarray  # (tile codes,) the tiles the seat to move has not seen
+    reward: np.ndarray  # (seats,) a leaf's win shares
+    policies: np.ndarray  # (seats,) the playout's policy of every seat: the heuristic
+    valuing: PolicyScratch
+    mind: Mind  # the apprentice guiding the search, when it is
+    stream: np.ndarray  # (1,) the search's random stream
+
+
+@kernel
+def new_scratch(rules, model, seed) -> Scratch:
+    """Fresh arrays for a search under these rules, its apprentice's `model`, its stream seeded."""
+    actions, seats = rules[ACTION_COUNT], rules[PLAYERS]
+    stream = np.zeros(1, dtype=np.uint64)
+    stream[0] = np.uint64(seed)
+    return Scratch(
+        np.zeros(actions, dtype=np.int64),
+        np.zeros(actions, dtype=np.int64),
+        np.zeros(actions, dtype=np.float64),
+        np.zeros(rules[TILE_CODES], dtype=np.int64),
+        np.zeros(seats, dtype=np.float64),
+        np.full(seats, HEURISTIC, dtype=np.int64),
+        policy_scratch(rules),
+        new_mind(rules, model),
+        stream,
+    )
 
 
 def new_tree(iterations: int, seats: int, actions: int) -> Tree:
@@ -172,25 +206,28 @@ def leaf_win_shares(state, rules, reward, unseen, scratch) -> None:
 
 
 @kernel
-def order_values(state, rules, actions, count, values, value_draw, unseen, scratch) -> None:
-    """The heuristic policy's value of each candidate, for the move order; a draw is valued
-    first of all unless `value_draw` asks its expectation."""
+def order_values(state, rules, count, value_draw, scratch) -> None:
+    """The heuristic policy's value of each of the first `count` candidates of `scratch.legal`,
+    into `scratch.values`, for the move order; a draw is valued first of all unless
+    `value_draw` asks its expectation."""
+    unseen, legal, values = scratch.unseen, scratch.legal, scratch.values
     unseen_by(state, rules, state[TO_MOVE], unseen)
     draw_value = np.nan if value_draw else 1e18
-    action_values_in(state, rules, unseen, actions, count, True, draw_value, values, scratch)
+    action_values_in(state, rules, unseen, legal, count, True, draw_value, values, scratch.valuing)
 
 
 @kernel
-def playout(state, rules, moves, policies, stream, legal, values, unseen, scratch, mind) -> None:
-    """Play the state on by each seat's policy for `moves` moves at most, chance included,
-    stopping at its epoch's end."""
+def playout(state, rules, moves, scratch) -> None:
+    """Play the state on by the heuristic at every seat for `moves` moves at most, chance
+    included, stopping at its epoch's end."""
     epoch = state[EPOCH]
     played = 0
+    policies, stream, mind = scratch.policies, scratch.stream, scratch.mind
+    legal, values, unseen, valuing = scratch.legal, scratch.values, scratch.unseen, scratch.valuing
     while state[PHASE] != OVER and state[EPOCH] == epoch and played < moves:
         phase = state[PHASE]
         played += phase == TURN or phase == PLACE
-        action = next_action(state, rules, policies, stream, legal, values, unseen, scratch,
-                             mind)  # fmt: skip
+        action = next_action(state, rules, policies, stream, legal, values, unseen, valuing, mind)
         apply_action(state, rules, action)
 
 
@@ -233,17 +270,19 @@ def sample_chance(state, rules, outcomes, weights, stream) -> int:
 
 
 @kernel
-def expand(tree, node, state, rules, pool_used, scratch, values, value_draw, unseen, valuing,
-           mind, guided) -> int:  # fmt: skip
+def expand(tree, node, state, rules, pool_used, scratch, value_draw, guided) -> int:
     """List a decision node's legal actions into the pool, best first (by the heuristic, or
     `guided` by the apprentice, each with its prior); returns the pool used."""
-    count = legal_actions(state, rules, scratch)
+    legal, values = scratch.legal, scratch.values
+    count = legal_actions(state, rules, legal)
     if count > 1 and guided:
-        apprentice_scores(state, rules, unseen, scratch, count, values, valuing, mind)
-        prior(mind.scores, count, values)
+        apprentice_scores(
+            state, rules, scratch.unseen, legal, count, values, scratch.valuing, scratch.mind
+        )
+        prior(scratch.mind.scores, count, values)
         order = np.argsort(-values[:count], kind="mergesort")
     elif count > 1:
-        order_values(state, rules, scratch, count, values, value_draw, unseen, valuing)
+        order_values(state, rules, count, value_draw, scratch)
         order = np.argsort(-values[:count], kind="mergesort")
     else:
         order = np.zeros(1, dtype=np.int64)
@@ -251,7 +290,7 @@ def expand(tree, node, state, rules, pool_used, scratch, values, value_draw, uns
     tree.first[node] = pool_used
     tree.candidates[node] = count
     for k in range(count):
-        tree.pool_action[pool_used + k] = scratch[order[k]]
+        tree.pool_action[pool_used + k] = legal[order[k]]
         tree.pool_child[pool_used + k] = NO_NODE
         tree.pool_prior[pool_used + k] = values[order[k]] if guided else 0.0
     return pool_used + count
@@ -318,15 +357,8 @@ def deal_values(root, work, rules, holds, actions, seed, settings, out) -> None:
     (out[deal, k]): every action of a deal played out (as a search's leaf) from the same
     stream, so that all meet the same tiles and their differences carry little chance."""
     viewer = root[TO_MOVE]
-    seats = rules[PLAYERS]
-    legal = np.zeros(rules[ACTION_COUNT], dtype=np.int64)
-    values = np.zeros(legal.shape[0], dtype=np.float64)
-    unseen = np.zeros(rules[TILE_CODES], dtype=np.int64)
-    policies = np.full(seats, HEURISTIC, dtype=np.int64)
-    valuing = policy_scratch(rules)
-    mind = new_mind(rules, np.zeros((3, FEATURES), dtype=np.float64))
-    reward = np.zeros(seats, dtype=np.float64)
-    stream = np.zeros(1, dtype=np.uint64)
+    scratch = new_scratch(rules, np.zeros((3, FEATURES), dtype=np.float64), 0)
+    stream = scratch.stream
     starts = np.zeros(1, dtype=np.uint64)
     starts[0] = np.uint64(seed)
     for deal in range(out.shape[0]):
@@ -336,20 +368,36 @@ def deal_values(root, work, rules, holds, actions, seed, settings, out) -> None:
             work[:] = root
             determinise(work, rules, viewer, holds, stream)
             apply_action(work, rules, actions[k])
-            playout(work, rules, settings[PLAYOUT], policies, stream, legal, values, unseen,
-                    valuing, mind)  # fmt: skip
-            leaf_win_shares(work, rules, reward, unseen, valuing)
-            out[deal, k] = reward[viewer]
+            playout(work, rules, settings[PLAYOUT], scratch)
+            leaf_win_shares(work, rules, scratch.reward, scratch.unseen, scratch.valuing)
+            out[deal, k] = scratch.reward[viewer]
+
+
+class RootStats(NamedTuple):
+    """What a search found at its root: every candidate, its visits and its expected win_share
+    for the seat to move (-1 unvisited), each as long as the action ids."""
+
+    actions: np.ndarray
+    visits: np.ndarray
+    values: np.ndarray
+
+
+def new_root_stats(actions: int) -> RootStats:
+    return RootStats(
+        np.zeros(actions, dtype=np.int64),
+        np.zeros(actions, dtype=np.int64),
+        np.zeros(actions, dtype=np.float64),
+    )
 
 
 @kernel
-def search(root, work, rules, holds, iterations, seed, settings, model, tree, include,
-           root_actions, root_visits, root_values) -> int:  # fmt: skip
+def search(root, work, rules, holds, iterations, seed, settings, model, tree, include, out) -> int:
     """Search `iterations` times from `root` as its seat to move sees it (other seats'
     starting tiles in the supply, `holds` saying who holds one), the apprentice's `model`
     guiding it when `settings[PRIOR]` is above 0;
     `include` actions (-1 padded) are searched whatever their rank. Writes every root candidate,
-    its visits and its expected win_share for the seat; returns how many candidates there are."""
+    its visits and its expected win_share for the seat into `out` (`new_root_stats`'s); returns
+    how many candidates there are."""
     seats = rules[PLAYERS]
     viewer = root[TO_MOVE]
     exploration = settings[EXPLORATION]
@@ -359,24 +407,15 @@ def search(root, work, rules, holds, iterations, seed, settings, model, tree, in
     last_epoch = root[EPOCH] + int(settings[HORIZON])
     nodes = tree.visits.shape[0]
     pool = tree.pool_action.shape[0]
-    scratch = np.zeros(rules[ACTION_COUNT], dtype=np.int64)
-    weights = np.zeros(scratch.shape[0], dtype=np.int64)
-    values = np.zeros(scratch.shape[0], dtype=np.float64)
-    reward = np.zeros(seats, dtype=np.float64)
+    scratch = new_scratch(rules, model, seed)
+    stream, reward = scratch.stream, scratch.reward
     path = np.zeros(MAX_DEPTH + 1, dtype=np.int64)
     playout_moves = settings[PLAYOUT]
-    policies = np.full(seats, HEURISTIC, dtype=np.int64)
-    unseen = np.zeros(rules[TILE_CODES], dtype=np.int64)
-    valuing = policy_scratch(rules)
-    mind = new_mind(rules, model)
-    stream = np.zeros(1, dtype=np.uint64)
-    stream[0] = np.uint64(seed)
     used = 1
     new_node(tree, 0)
     work[:] = root
     determinise(work, rules, viewer, holds, stream)  # the true supply decides whether to draw
-    pool_used = expand(tree, 0, work, rules, 0, scratch, values, True, unseen, valuing, mind,
-                       guided)  # fmt: skip
+    pool_used = expand(tree, 0, work, rules, 0, scratch, True, guided)
     always_open = 1
     first = tree.first[0]
     for k in range(include.shape[0]):  # bring forced actions just behind the best one
@@ -404,13 +443,12 @@ def search(root, work, rules, holds, iterations, seed, settings, model, tree, in
                 if tree.visits[node] == 0 and node != 0:
                     break
                 if tree.first[node] == NO_NODE:
-                    if pool_used + scratch.shape[0] > pool:
+                    if pool_used + scratch.legal.shape[0] > pool:
                         break
-                    pool_used = expand(tree, node, work, rules, pool_used, scratch, values, False,
-                                       unseen, valuing, mind, guided)  # fmt: skip
+                    pool_used = expand(tree, node, work, rules, pool_used, scratch, False, guided)
                 seat = work[TO_MOVE]
-                slot = select(tree, node, seat, widening, exploration,
-                              always_open if node == 0 else 1, guide)  # fmt: skip
+                opened = always_open if node == 0 else 1
+                slot = select(tree, node, seat, widening, exploration, opened, guide)
                 apply_action(work, rules, np.int64(tree.pool_action[slot]))
                 child = tree.pool_child[slot]
                 if child == NO_NODE:
@@ -418,15 +456,14 @@ def search(root, work, rules, holds, iterations, seed, settings, model, tree, in
                     used += 1
                     tree.pool_child[slot] = child
             else:
-                outcome = sample_chance(work, rules, scratch, weights, stream)
+                outcome = sample_chance(work, rules, scratch.legal, scratch.weights, stream)
                 apply_action(work, rules, outcome)
                 child, used = chance_child(tree, node, outcome, used)
             node = child
             depth += 1
             path[depth] = node
-        playout(work, rules, playout_moves, policies, stream, scratch, values, unseen, valuing,
-                mind)  # fmt: skip
-        leaf_win_shares(work, rules, reward, unseen, valuing)
+        playout(work, rules, playout_moves, scratch)
+        leaf_win_shares(work, rules, reward, scratch.unseen, scratch.valuing)
         for k in range(depth + 1):
             visited = path[k]
             tree.visits[visited] += 1
@@ -435,12 +472,12 @@ def search(root, work, rules, holds, iterations, seed, settings, model, tree, in
     count = tree.candidates[0]
     for k in range(count):
         slot = tree.first[0] + k
-        root_actions[k] = tree.pool_action[slot]
+        out.actions[k] = tree.pool_action[slot]
         child = tree.pool_child[slot]
         if child == NO_NODE or tree.visits[child] == 0:
-            root_visits[k] = 0
-            root_values[k] = -1.0
+            out.visits[k] = 0
+            out.values[k] = -1.0
         else:
-            root_visits[k] = tree.visits[child]
-            root_values[k] = tree.totals[child, viewer] / tree.visits[child]
+            out.visits[k] = tree.visits[child]
+            out.values[k] = tree.totals[child, viewer] / tree.visits[child]
     return count
