@@ -15,9 +15,8 @@ from data.reader import connect, execute, query_names, query_parameters
 from data.schema import all_tables
 from data.simulate import DEFAULT_BATCH, Plan, plan_games, simulate
 from engine.cli_support import workers_count
-from engine.playout import random_games
+from engine.kernel.batch import random_games
 from engine.rules import rule_set
-from engine.state import Game
 
 BENCH_LAKE = "bench"  # the benchmark lake's folder under the path the figures are given
 ROUNDS = 9  # medians of this many runs: a single round moves by up to ±10% with the load
@@ -30,7 +29,7 @@ def _bare_rate(games: int) -> float:
     rules = rule_set()
     start = time.perf_counter()
     for players in (2, 3, 4):
-        random_games(Game(players, rules), range(players - 2, games, 3))
+        random_games(players, rules, range(players - 2, games, 3))
     return games / (time.perf_counter() - start)
 
 

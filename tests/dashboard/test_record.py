@@ -18,10 +18,10 @@ from data.lake import Lake
 from data.reader import connect, execute
 from engine import pieces
 from engine.moves import CASTLE, DRAW, PASS, START, IllegalMoveError, Move, MoveSyntaxError
-from engine.playout import random_game
 from engine.state import Game
 from engine.turns import Turn, walk
 from tests.lakes import APP_PAGES, RECORDS, scratch_lake
+from tests.random_games import random_game
 
 PAGE = str(APP_PAGES / "record.py")
 

@@ -21,12 +21,12 @@ from data.review_rows import DEFAULT_SEED, review_game
 from data.reviews import load_review, save_review
 from engine import pieces
 from engine.evaluate import DEFAULT_BUDGET
-from engine.playout import random_game
 from engine.record import record_from_state, write_record
 from engine.rules import rule_set
 from engine.state import Game
 from tests.dashboard.conftest import open_page
 from tests.lakes import APP_PAGES, scratch_lake
+from tests.random_games import random_game
 
 PAGE = str(APP_PAGES / "replay.py")
 

@@ -27,9 +27,9 @@ from dashboard.review import (
 from dashboard.text import plain
 from dashboard.timeline import Timeline
 from engine import pieces
-from engine.playout import random_game
 from engine.record import record_from_state, write_record
 from engine.state import Game
+from tests.random_games import random_game
 
 
 def _game(players: int = 3, seed: int = 1) -> tuple[Game, list[int]]:

@@ -11,9 +11,9 @@ from data.played import PlayedGame, PlayedGames
 from data.reader import connect, execute
 from data.schema import SCHEMA_VERSION
 from data.store import store_games
-from engine.playout import random_game
 from engine.rules import RuleSet
 from engine.state import Game
+from tests.random_games import random_game
 
 # The first seed for which a random 4-player game ends with three seats tied for most gold
 # (183, 178, 183, 183), found by playing seeds 0, 1, 2, … in turn on the kernel.

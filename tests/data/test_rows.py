@@ -17,12 +17,12 @@ from data.store import store_games
 from engine import pieces
 from engine.kernel.batch import score_boards
 from engine.kernel.replay import ReplayError
-from engine.playout import random_game
 from engine.rules import rule_set
 from engine.scoring import score_breakdown
 from engine.state import Game
 from engine.turns import Deal, Turn, walk
 from tests.data.turns import most_legal_actions
+from tests.random_games import random_game
 
 LETTERS = pieces.SEAT_LETTERS
 

@@ -19,7 +19,6 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from data.cli import main
-from engine.playout import random_game
 from engine.record import (
     MAX_LINE_CHARACTERS,
     MAX_RECORD_BYTES,
@@ -33,6 +32,7 @@ from engine.record import (
 from engine.state import Game
 from engine.tokens import is_digits, parse_int
 from tests.engine.boards import board
+from tests.random_games import random_game
 
 KINGDOMS = str(Path(sys.executable).parent / "kingdoms")  # the installed command
 TAGS = {"Date": "2026.11.20", "Site": "Kitchen table", "Seed": "5"}

@@ -8,10 +8,10 @@ from pathlib import Path
 import pytest
 
 from data.cli import main
-from engine.playout import random_game
 from engine.record import record_from_state, write_record
 from engine.state import Game
 from tests.engine.boards import NOTATION_EXAMPLE, board
+from tests.random_games import random_game
 
 EXAMPLE = NOTATION_EXAMPLE
 

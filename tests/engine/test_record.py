@@ -4,9 +4,9 @@ import re
 
 import pytest
 
-from engine.playout import random_game
 from engine.record import RecordError, parse_record, record_from_state, replay_record, write_record
 from engine.state import Game
+from tests.random_games import random_game
 
 HEADER = """[Game "Kingdoms"]
 [Edition "kingdoms-2011"]

@@ -8,10 +8,10 @@ import pytest
 from engine import pieces
 from engine.kernel import play
 from engine.kernel.layout import ORDER_FIRST
-from engine.playout import random_game, random_games
 from engine.rules import RuleSet, rule_set
 from engine.state import CHANCE, TERMINAL, Game, State
 from engine.turns import final_state
+from tests.random_games import random_game, random_games
 
 GAMES_PER_COUNT = 1000
 

@@ -1,4 +1,5 @@
-"""Random games: every seat plays the random agent's policy, chance sampled, to the game's end.
+"""Random games for the tests: every seat plays the random agent's policy, chance sampled, to the
+game's end.
 
 The policy is the random agent's (engine/kernel/random_play.py); chance and the policy's
 choices are drawn from the kernel's stream seeded with the game's seed. The compiled kernel
