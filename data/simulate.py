@@ -27,7 +27,7 @@ from engine.agents import play_game as play_agents
 from engine.executors import Executor, LocalExecutor
 from engine.kernel.batch import policy_games
 from engine.kernel.policies import POLICIES
-from engine.rules import PLAYER_COUNTS, RuleSet
+from engine.rules import PLAYER_COUNTS, RuleSet, rule_set
 from engine.state import Game
 
 RANDOM = "random"
@@ -97,6 +97,16 @@ def _searched(plan: Plan, players: int, agents: tuple[str, ...], seed: int) -> P
     seated = [make_agent(name, f"{seed}:{seat}") for seat, name in enumerate(agents)]
     state = play_agents(Game(players, plan.rules), seated, seed)
     return PlayedGame(players, plan.rules, state.history, agents, agents, seed)
+
+
+def check_storable(rules: RuleSet) -> None:
+    """Refuse a rule set the lake cannot tell apart from a shipped one: a game keeps only its
+    edition and variants, so other rules (a rule-set file's) would pass for them."""
+    if rules != rule_set(rules.edition, rules.variant_text()):
+        raise PlanError(
+            f"--rules: the lake keeps games of the shipped editions and variants only, and "
+            f"'{rules.name}' is not one of them (play it with `kingdoms tournament` instead)"
+        )
 
 
 def check_agents(agents: Sequence[str]) -> None:

@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from engine.rules import RulesError, check_players
+from engine.rules import RulesError, RuleSet, check_players
 from engine.tokens import parse_int
 
 if TYPE_CHECKING:
@@ -61,13 +61,34 @@ def fail_bad_input(message: str) -> int:
     return EXIT_BAD_INPUT
 
 
-def load_record(path: str | Path) -> tuple[Record, State]:
-    """Read and replay a `.kgn` file, or raise BadInput with `file:line:col: message` (the
-    engine is loaded here, not for `--help`)."""
+def add_rules_argument(parser: argparse.ArgumentParser) -> None:
+    """`--rules FILE.toml`: a rule-set file, in place of the edition and variants."""
+    parser.add_argument(
+        "--rules",
+        metavar="FILE.toml",
+        help="a rule-set file, in place of the edition and variants (the shipped ones: "
+        "engine/rulesets/)",
+    )
+
+
+def load_rules_file(path: str) -> RuleSet:
+    """The rule set of a `--rules` file, or BadInput with `file:line:col: message`."""
+    from engine.rulefile import RuleFileError
+    from engine.rules import load_rules
+
+    try:
+        return load_rules(path)
+    except RuleFileError as error:
+        raise BadInput(str(error)) from None
+
+
+def load_record(path: str | Path, rules: RuleSet | None = None) -> tuple[Record, State]:
+    """Read and replay a `.kgn` file (under `rules` rather than its tags' when given), or raise
+    BadInput with `file:line:col: message` (the engine is loaded here, not for `--help`)."""
     from engine.record import RecordError, read_record_file
 
     try:
-        return read_record_file(path)
+        return read_record_file(path, rules)
     except RecordError as error:
         raise BadInput(error.located(str(path))) from None
     except OSError as error:

@@ -21,7 +21,7 @@ from engine.agents import search_budget
 from engine.files import special_file_kind
 from engine.geometry import Geometry, geometry
 from engine.moves import DRAW, START, IllegalMoveError, Move, MoveSyntaxError
-from engine.rules import DEFAULT_EDITION, RulesError, RuleSet, parse_variants
+from engine.rules import DEFAULT_EDITION, RulesError, RuleSet, parse_variants, rule_set
 from engine.state import DEAL, FIRST, OVER, Game, State
 from engine.tokens import is_digits, parse_int, words
 from engine.turns import Deal, Turn, walk
@@ -69,6 +69,7 @@ class Record:
     tags: dict[str, str]
     epochs: list[EpochRecord]
     tag_positions: dict[str, tuple[int, int]] = field(default_factory=dict)  # value's line, column
+    given_rules: RuleSet | None = None  # the rules to play it by, in place of its tags'
 
     @property
     def players(self) -> int:
@@ -96,6 +97,8 @@ class Record:
 
     @property
     def rules(self) -> RuleSet:
+        if self.given_rules is not None:
+            return self.given_rules
         return RuleSet(
             edition=self.tags["Edition"], variants=parse_variants(self.tags.get("Variant"))
         )
@@ -194,9 +197,9 @@ def _without_controls(content: str, line: int) -> str:
     return content
 
 
-def parse_record(text: str) -> Record:
+def parse_record(text: str, rules: RuleSet | None = None) -> Record:
     """Read a record's tags and moves; checks the syntax and the tags' values, not the rules
-    (see replay_record)."""
+    (see replay_record). With `rules`, the record is played by them rather than its tags'."""
     tags: dict[str, str] = {}
     positions: dict[str, tuple[int, int]] = {}
     epochs: list[EpochRecord] = []
@@ -213,7 +216,7 @@ def parse_record(text: str) -> Record:
             _read_tag(line, column, tags, positions)
         elif first == "epoch":
             if not epochs:
-                players, board = _check_tags(tags, positions, number)
+                players, board = _check_tags(tags, positions, number, rules)
             epochs.append(_parse_epoch_line(parts, number, len(epochs) + 1))
         elif not epochs:
             raise RecordError("expected a tag or 'epoch 1'", number, column)
@@ -222,9 +225,9 @@ def parse_record(text: str) -> Record:
         else:
             epochs[-1].moves.append(_parse_move(line, parts, line.comment.strip(), players, board))
     if not epochs:
-        _check_tags(tags, positions, last_line)
+        _check_tags(tags, positions, last_line, rules)
         raise RecordError("the record has no moves ('epoch 1' missing)", last_line)
-    return Record(tags, epochs, positions)
+    return Record(tags, epochs, positions, rules)
 
 
 def _read_tag(
@@ -252,7 +255,7 @@ def _unescape(raw: str, place: tuple[int, int]) -> str:
 
 
 def _check_tags(
-    tags: dict[str, str], positions: dict[str, tuple[int, int]], line: int
+    tags: dict[str, str], positions: dict[str, tuple[int, int]], line: int, given: RuleSet | None
 ) -> tuple[int, Geometry]:
     """Check the required tags and every interpreted tag's value; the player count and the
     board they give."""
@@ -265,7 +268,10 @@ def _check_tags(
         problem = _tag_problem(name, value, len(seats))
         if problem:
             raise RecordError(problem, *positions.get(name, (line, 1)))
-    rules = RuleSet(edition=tags["Edition"])
+    if "Rules" in tags and given is None:
+        message = f"the record follows the rule set '{tags['Rules']}': give its file (--rules)"
+        raise RecordError(message, *positions.get("Rules", (line, 1)))
+    rules = given or RuleSet(edition=tags["Edition"])
     return len(seats), geometry(rules.rows, rules.columns)
 
 
@@ -492,9 +498,10 @@ def _check_result(record: Record, state: State) -> None:
             )
 
 
-def read_record_file(path: str | Path) -> tuple[Record, State]:
-    """Read and replay one `.kgn` file; errors are RecordError (use `.located(path)`)."""
-    record = parse_record(read_record_text(path))
+def read_record_file(path: str | Path, rules: RuleSet | None = None) -> tuple[Record, State]:
+    """Read and replay one `.kgn` file (by `rules` rather than its tags' when given); errors are
+    RecordError (use `.located(path)`)."""
+    record = parse_record(read_record_text(path), rules)
     return record, replay_record(record)
 
 
@@ -539,6 +546,9 @@ def record_from_state(
     all_tags = {"Game": "Kingdoms", "Edition": game.rules.edition}
     if game.rules.variants:
         all_tags["Variant"] = game.rules.variant_text()
+    own_rules = game.rules != rule_set(game.rules.edition, game.rules.variant_text())
+    if own_rules:
+        all_tags["Rules"] = game.rules.name
     all_tags.update(tags)
     for seat in range(game.players):
         all_tags.setdefault(_SEAT_TAGS[seat], f"Player {_SEAT_TAGS[seat]}")
@@ -554,7 +564,7 @@ def record_from_state(
             epoch.start_line = 1
         elif isinstance(item, Turn):
             epoch.moves.append(RecordedMove(item.seat, item.move))
-    return Record(all_tags, epochs)
+    return Record(all_tags, epochs, given_rules=game.rules if own_rules else None)
 
 
 def write_record(record: Record) -> str:
@@ -576,7 +586,7 @@ def write_record(record: Record) -> str:
 
 
 def _ordered_tags(record: Record) -> list[tuple[str, str]]:
-    first = ["Game", "Edition", "Variant", "Date", "Site", "Event", *_SEAT_TAGS]
+    first = ["Game", "Edition", "Variant", "Rules", "Date", "Site", "Event", *_SEAT_TAGS]
     names = [n for n in first if n in record.tags] + [n for n in record.tags if n not in first]
     return [(name, _escape(record.tags[name])) for name in names]
 

@@ -1,33 +1,25 @@
-"""Rule sets: an edition plus the official variants, as one value.
+"""Rule sets: an edition plus the official variants, or a rule-set file's changes, as one value.
 
 Everything that differs between *Kingdoms* 2011, *Kingdoms* 2002, *Auf Heller und Pfennig*
-and *Cosmolancer*, and between the variants, is read from a RuleSet; the state and the
-scoring never test an edition's name.
+and *Cosmolancer*, and between the variants, is read from a RuleSet, whose parameters the
+shipped rule-set files give (engine/rulesets/); the state and the scoring never test an
+edition's name.
 """
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass, field, fields
-from functools import cached_property
+from functools import cache, cached_property
+from pathlib import Path
 
 from engine import pieces
+from engine.rulefile import read_rule_file, shipped_parameters
 
 EDITIONS = ("kingdoms-2011", "kingdoms-2002", "heller-pfennig", "cosmolancer")
 DEFAULT_EDITION = "kingdoms-2011"
 VARIANTS = ("no-luck", "last-castle", "score-as-you-go")
 PLAYER_COUNTS = tuple(range(2, pieces.MAX_SEATS + 1))
-WIZARD_EDITIONS = ("kingdoms-2011",)  # the editions whose tile set holds the wizard
-
-_VALUE_TILES = tuple(
-    code for value in range(1, 7) for code in (pieces.resource(value),) * 2
-) + tuple(pieces.hazard(value) for value in range(1, 7))
-_TILES_WITHOUT_WIZARD = _VALUE_TILES + (
-    pieces.MOUNTAIN,
-    pieces.MOUNTAIN,
-    pieces.DRAGON,
-    pieces.GOLD_MINE,
-)
-
 _KINGDOMS_NAMES = {
     "castle": "castle",
     "resource": "resource",
@@ -65,16 +57,25 @@ class RulesError(ValueError):
     """An edition, variant or player count that the engine does not know."""
 
 
+FROM_BASE = -1  # a RuleSet's number left to its edition (and variants)
+
+
 @dataclass(frozen=True)
 class RuleSet:
-    """The parameters of one way to play: board, components, epochs and variants."""
+    """The parameters of one way to play: board, components, epochs and variants. A parameter
+    left out (FROM_BASE, empty or None) takes the edition's value, as its rule-set file gives it,
+    changed by each variant's file (engine/rulesets/; engine/rulefile.py reads them)."""
 
     edition: str = DEFAULT_EDITION
     variants: frozenset[str] = field(default_factory=frozenset)
-    rows: int = 5
-    columns: int = 6
-    start_gold: int = 50
-    epochs: int = 3
+    rows: int = FROM_BASE
+    columns: int = FROM_BASE
+    start_gold: int = FROM_BASE
+    epochs: int = FROM_BASE
+    tiles: tuple[int, ...] = ()  # the full tile set as piece codes, one per physical tile
+    castle_counts: tuple[tuple[int, tuple[int, ...]], ...] = ()  # (players, castles of rank 1..4)
+    returning_ranks: tuple[int, ...] | None = None  # castle ranks back to their owner each epoch
+    name: str = field(default="", compare=False)  # shown to people; no part of the rules
 
     def __post_init__(self) -> None:
         if self.edition not in EDITIONS:
@@ -84,13 +85,17 @@ class RuleSet:
         unknown = sorted(set(self.variants) - set(VARIANTS))
         if unknown:
             raise RulesError(f"unknown variant '{unknown[0]}' (choose from {', '.join(VARIANTS)})")
+        base = _base(self.edition, frozenset(self.variants))
+        for part in fields(self):
+            if part.name in base and getattr(self, part.name) == part.default:
+                object.__setattr__(self, part.name, base[part.name])
 
     def __hash__(self) -> int:  # kept by @dataclass: games are looked up by their rules often
         return self._hash
 
     @cached_property
     def _hash(self) -> int:
-        return hash(tuple(getattr(self, f.name) for f in fields(self)))
+        return hash(tuple(getattr(self, f.name) for f in fields(self) if f.compare))
 
     @property
     def cells(self) -> int:
@@ -98,13 +103,7 @@ class RuleSet:
 
     @property
     def has_wizard(self) -> bool:
-        return self.edition in WIZARD_EDITIONS
-
-    @cached_property
-    def tiles(self) -> tuple[int, ...]:
-        """The full tile set as piece codes, one entry per physical tile."""
-        extra = (pieces.WIZARD,) if self.has_wizard else ()
-        return _TILES_WITHOUT_WIZARD + extra
+        return pieces.WIZARD in self.tiles
 
     @property
     def no_luck(self) -> bool:
@@ -126,16 +125,34 @@ class RuleSet:
     def display_names(self) -> dict[str, str]:
         return DISPLAY_NAMES[self.edition]
 
-    def castles(self, players: int) -> tuple[int, int, int, int]:
+    def castles(self, players: int) -> tuple[int, ...]:
         """How many castles of rank 1..4 each player takes."""
         check_players(players)
-        if self.last_castle:
-            return (4, 3, 2, 1)
-        return ({2: 4, 3: 3, 4: 2}[players], 3, 2, 1)
+        return dict(self.castle_counts)[players]
 
     def variant_text(self) -> str:
         """The variants in canonical order, comma-separated ('' for none)."""
         return ",".join(v for v in VARIANTS if v in self.variants)
+
+
+@cache
+def _base(edition: str, variants: frozenset[str]) -> dict[str, object]:
+    """The edition's parameters from its shipped rule-set file, then each variant's changes
+    (one dict per edition and variants: read, never written)."""
+    parameters = shipped_parameters(edition)
+    parameters["name"] = ", ".join(
+        [str(parameters["name"]), *(v for v in VARIANTS if v in variants)]
+    )
+    for variant in VARIANTS:
+        if variant in variants:
+            changes = shipped_parameters(f"variants/{variant}")
+            parameters.update((k, v) for k, v in changes.items() if k in _VARIANT_CHANGES)
+    return parameters
+
+
+_VARIANT_CHANGES = frozenset(
+    {"rows", "columns", "start_gold", "epochs", "tiles", "castle_counts", "returning_ranks"}
+)  # what a variant's file may change in the edition it is played with
 
 
 def check_players(players: int) -> None:
@@ -154,3 +171,31 @@ def parse_variants(text: str | None) -> frozenset[str]:
 
 def rule_set(edition: str = DEFAULT_EDITION, variants: str | None = None) -> RuleSet:
     return RuleSet(edition=edition, variants=parse_variants(variants))
+
+
+def load_rules(path: str | Path) -> RuleSet:
+    """The rule set a rule-set file describes: its base edition and variants, changed as it
+    says; or RuleFileError with `file:line:col: what is wrong`."""
+    document, given = read_rule_file(path)
+    if "base" not in given:
+        editions = ", ".join(f"'{edition}'" for edition in EDITIONS)
+        raise document.error(
+            (), f"say which edition the rules start from: base = one of {editions}"
+        )
+    edition = given.pop("base")
+    variants = given.pop("variants", frozenset())
+    base = RuleSet(edition=edition, variants=variants)
+    tiles = dict(Counter(base.tiles)) | given.pop("tile_counts", {})
+    castles = dict(base.castle_counts) | given.pop("castle_counts", {})
+    if not any(tiles.values()):
+        raise document.error(("tiles",), "a rule set needs at least one tile")
+    rules = RuleSet(
+        edition=edition,
+        variants=variants,
+        tiles=tuple(sorted(Counter(tiles).elements())),
+        castle_counts=tuple(sorted(castles.items())),
+        **given,
+    )
+    each = {players: sum(rules.castles(players)) for players in PLAYER_COUNTS}
+    document.check_playable(rules.rows, rules.columns, len(rules.tiles), each)
+    return rules

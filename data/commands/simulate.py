@@ -12,7 +12,7 @@ from data.commands.cluster_options import (
 )
 from data.commands.lake import suggest_compaction
 from data.commands.lake_options import add_lake_argument, open_lake_for_writing
-from engine.cli_support import EXIT_OK, BadInput, whole_number
+from engine.cli_support import EXIT_OK, BadInput, add_rules_argument, load_rules_file, whole_number
 from engine.rules import DEFAULT_EDITION, PLAYER_COUNTS, RulesError, check_players, rule_set
 from engine.tokens import parse_int
 
@@ -34,6 +34,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--agents", default="random", help="agents, rotated over the seats")
     parser.add_argument("--edition", default=DEFAULT_EDITION)
     parser.add_argument("--variant", default="", help="comma-separated official variants")
+    add_rules_argument(parser)
     parser.add_argument(
         "--seed", type=whole_number, default=0, help="the same seed gives the same games"
     )
@@ -73,6 +74,7 @@ def run(args: argparse.Namespace) -> int:
         check_agents,
         check_batches,
         check_seed,
+        check_storable,
         simulate,
     )
 
@@ -100,9 +102,10 @@ def run(args: argparse.Namespace) -> int:
         message = str(error) if isinstance(error, RulesError) else f"'{args.players}' is not a list"
         raise BadInput(f"--players: {message}") from None
     try:
-        rules = rule_set(args.edition, args.variant)
+        rules = load_rules_file(args.rules) if args.rules else rule_set(args.edition, args.variant)
     except RulesError as error:
         raise BadInput(f"--edition/--variant: {error}") from None
+    check_storable(rules)
     agents = tuple(a.strip() for a in args.agents.split(",") if a.strip())
     if not agents:
         raise BadInput("--agents: name at least one agent")

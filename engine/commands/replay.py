@@ -6,7 +6,7 @@ import argparse
 import json
 
 from engine import pieces
-from engine.cli_support import EXIT_OK, load_record
+from engine.cli_support import EXIT_OK, add_rules_argument, load_record, load_rules_file
 from engine.turns import Turn, walk
 
 NAME = "replay"
@@ -16,10 +16,12 @@ HELP = "Check and replay a .kgn game record; print final gold and winners."
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("file", metavar="FILE.kgn", help="game record to replay")
     parser.add_argument("--json", action="store_true", help="print JSON on stdout")
+    add_rules_argument(parser)
 
 
 def run(args: argparse.Namespace) -> int:
-    record, state = load_record(args.file)
+    rules = load_rules_file(args.rules) if args.rules else None
+    record, state = load_record(args.file, rules)
     letters = pieces.SEAT_LETTERS
     gold = {letters[s]: g for s, g in enumerate(state.gold)}
     best = max(state.gold)

@@ -7,7 +7,13 @@ import json
 import re
 
 from engine import pieces
-from engine.cli_support import EXIT_OK, BadInput, player_count
+from engine.cli_support import (
+    EXIT_OK,
+    BadInput,
+    add_rules_argument,
+    load_rules_file,
+    player_count,
+)
 from engine.geometry import geometry
 from engine.notation import BoardSyntaxError, parse_board
 from engine.rules import DEFAULT_EDITION, EDITIONS, RulesError, RuleSet
@@ -24,6 +30,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--players", type=player_count, help="player count (default: seats on the board)"
     )
     parser.add_argument("--json", action="store_true", help="print JSON on stdout")
+    add_rules_argument(parser)
     # A board may start with a hazard tile (`-1,A1,…`): a word of '-' then a digit is the board,
     # not an unknown option. Newer argparse versions read such words so; this one is told to.
     parser._negative_number_matcher = re.compile(r"-\.?\d")
@@ -31,7 +38,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     try:
-        rules = RuleSet(edition=args.edition)
+        rules = load_rules_file(args.rules) if args.rules else RuleSet(edition=args.edition)
         board = parse_board(args.board, rules, args.players)
     except (BoardSyntaxError, RulesError) as error:
         raise BadInput(str(error)) from None

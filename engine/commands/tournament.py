@@ -9,7 +9,15 @@ from dataclasses import dataclass
 from math import comb
 
 from engine.agents import UnknownAgentError, search_budget
-from engine.cli_support import EXIT_OK, BadInput, player_count, whole_number, workers_count
+from engine.cli_support import (
+    EXIT_OK,
+    BadInput,
+    add_rules_argument,
+    load_rules_file,
+    player_count,
+    whole_number,
+    workers_count,
+)
 from engine.executors import Executor
 from engine.rules import DEFAULT_EDITION, EDITIONS, RulesError, RuleSet, rule_set
 from engine.tournament import (
@@ -45,6 +53,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--seed", type=whole_number, default=0, help="seed of the whole tournament")
     parser.add_argument("--edition", default=DEFAULT_EDITION, choices=EDITIONS)
     parser.add_argument("--variants", default="", help="comma-separated official variants")
+    add_rules_argument(parser)
     parser.add_argument(
         "--workers",
         default="auto",
@@ -70,7 +79,7 @@ def prepare(args: argparse.Namespace) -> Prepared:
     """The tournament the arguments describe, or BadInput before anything is played."""
     names = [name.strip() for name in args.agents.split(",") if name.strip()]
     try:
-        rules = rule_set(args.edition, args.variants)
+        rules = load_rules_file(args.rules) if args.rules else rule_set(args.edition, args.variants)
         for name in names:
             search_budget(name)
         scheduled = schedule(names, args.players, _games_per_table(names, args), args.seed)

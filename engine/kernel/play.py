@@ -39,6 +39,7 @@ from engine.kernel.layout import (
     PLACE,
     PLAYERS,
     RANKS,
+    RETURNING_RANKS,
     SCORE_AS_YOU_GO,
     START_GOLD,
     STARTING_TILES,
@@ -225,11 +226,17 @@ def final_epoch(state, rules) -> bool:
     return state[EPOCH] == rules[EPOCHS]
 
 
+@inline
+def returns(rules, rank: int) -> bool:
+    """Whether castles of `rank` go back to their owner after an epoch."""
+    return (rules[RETURNING_RANKS] >> (rank - 1)) & 1 == 1
+
+
 @kernel
 def end_epoch(state, rules) -> None:
-    """Score the board (unless scored as it filled), return rank-1 castles (all castles leave
-    in last-castle), and begin the next epoch or end the game; again while the new epoch is
-    one in which nobody can act."""
+    """Score the board (unless scored as it filled), give back the castles of the ranks that
+    return (rank 1; none in last-castle), and begin the next epoch or end the game; again while
+    the new epoch is one in which nobody can act."""
     players = rules[PLAYERS]
     board = board_of(state, rules)
     while True:
@@ -239,11 +246,11 @@ def end_epoch(state, rules) -> None:
             score_gold(board, rules, gains)
             for seat in range(players):
                 state[gold_at(rules, seat)] += gains[seat]
-        if not rules[LAST_CASTLE]:
-            for cell in range(board.shape[0]):
-                piece = board[cell]
-                if piece_kind(rules, piece) == CASTLE and piece_rank(rules, piece) == 1:
-                    state[castles_at(rules, piece_seat(rules, piece), 0)] += 1
+        for cell in range(board.shape[0]):
+            piece = board[cell]
+            if piece_kind(rules, piece) == CASTLE and returns(rules, piece_rank(rules, piece)):
+                rank = piece_rank(rules, piece) - 1
+                state[castles_at(rules, piece_seat(rules, piece), rank)] += 1
         if final_epoch(state, rules):
             state[PHASE] = OVER
             return

@@ -113,7 +113,15 @@ def wizard_in_2002(monkeypatch, tmp_path) -> Lake:
     """Games of the 2002 edition, stored once the engine gives that edition the wizard too."""
     plan = Plan(12, rules=rule_set("kingdoms-2002"), seed=22)
     games = plan_games(plan, 0, plan.games)
-    monkeypatch.setattr(rules, "WIZARD_EDITIONS", ("kingdoms-2011", "kingdoms-2002"))
+    shipped = rules._base
+
+    def with_wizard(edition: str, variants: frozenset[str]) -> dict[str, object]:
+        parameters = dict(shipped(edition, variants))
+        if edition == "kingdoms-2002":
+            parameters["tiles"] = (*parameters["tiles"], pieces.WIZARD)
+        return parameters
+
+    monkeypatch.setattr(rules, "_base", with_wizard)
     return _lake(tmp_path / "wizard", games)
 
 
