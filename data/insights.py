@@ -1,6 +1,7 @@
 """A named player's summary over their recorded games: how many, how many the engine has
 reviewed, their accuracy, luck and skill (each the mean over reviewed games, the game the unit,
-with its 95% interval), their counts of costly moves and their costliest habits."""
+with its 95% interval), their counts of costly moves, their costliest habits and their estimated
+strength on the agents' ladder (data/strength.py)."""
 
 from __future__ import annotations
 
@@ -10,10 +11,9 @@ import polars as pl
 
 from data.lake import Lake
 from data.player import COUNTED, PlayerRecord, habits, player_record
-from engine.accuracy import move_accuracy
+from data.strength import BEST_ACCURACY, Strength, player_strength
 from engine.stats import mean_interval
 
-BEST_ACCURACY = move_accuracy(0.0)  # no loss: the top of the scale (100)
 WORST_ACCURACY = 0.0
 HABITS_SHOWN = 3
 
@@ -39,6 +39,7 @@ class Insights:
     moves: int  # the player's moves in the reviewed games
     counts: dict[str, int]  # inaccuracies, mistakes, blunders in the reviewed games
     habits: pl.DataFrame  # the costliest kinds of move by epoch (data/player.py's `habits`)
+    strength: Strength  # where the player stands on the agents' ladder
 
 
 def figure(record: PlayerRecord, column: str, low: float, high: float) -> Figure:
@@ -50,7 +51,7 @@ def figure(record: PlayerRecord, column: str, low: float, high: float) -> Figure
 
 def player_insights(lake: Lake, player: str, budget: int, seed: int) -> Insights:
     """The player's games, reviews (at `budget` and `seed`), accuracy, luck, skill, costly
-    moves and costliest habits."""
+    moves, costliest habits and estimated strength."""
     record = player_record(lake, player, budget, seed)
     reviewed = record.reviewed
     return Insights(
@@ -63,4 +64,5 @@ def player_insights(lake: Lake, player: str, budget: int, seed: int) -> Insights
         moves=sum(reviewed["moves"].to_list()),
         counts={column: sum(reviewed[column].to_list()) for column in COUNTED},
         habits=habits(record).head(HABITS_SHOWN),
+        strength=player_strength(lake, record, budget, seed),
     )

@@ -1,5 +1,6 @@
-"""Review every recorded game of the lake that the review cache lacks: one game per job on an
-executor (local processes or Dask), each review stored by this process as it arrives.
+"""Review every recorded game of the lake that the review cache lacks, or a sample of each
+agent's simulated games: one game per job on an executor (local processes or Dask), each review
+stored by this process as it arrives.
 
 The jobs carry the games themselves, so workers need not see the lake; only this process reads
 the lake and writes the cache (data/reviews.py, atomic per game), so a rerun reviews only what
@@ -14,6 +15,7 @@ import polars as pl
 from tqdm import tqdm
 
 from data.lake import Lake
+from data.levels import LEVELS
 from data.reader import connect, execute
 from data.review_rows import review_game
 from data.reviews import has_review, save_review
@@ -55,6 +57,26 @@ def pending_reviews(
     return jobs, len(ids) - len(missing)
 
 
+def pending_agent_reviews(
+    lake: Lake, budget: int, seed: int, sample: int, agents: tuple[str, ...] = LEVELS
+) -> tuple[list[ReviewJob], int]:
+    """Each agent's sample, its first `sample` simulated games by id, less those with a review
+    at this budget and seed, as jobs (a game two agents share once), and how many of the
+    samples' games have one already."""
+    con = connect(lake)
+    missing: dict[int, None] = {}
+    reviewed: set[int] = set()
+    for agent in agents:
+        ids = execute(con, "agent_sample", {"agent": agent})["game_id"].to_list()[:sample]
+        for game_id in ids:
+            if has_review(lake, game_id, budget, seed):
+                reviewed.add(game_id)
+            else:
+                missing[game_id] = None
+    jobs = [_job(execute(con, "game_record", {"game_id": g}), budget, seed) for g in missing]
+    return jobs, len(reviewed)
+
+
 def _job(found: pl.DataFrame, budget: int, seed: int) -> ReviewJob:
     row = found.row(0, named=True)
     return ReviewJob(
@@ -87,6 +109,35 @@ def review_all(
     processes; the games of `player` first), storing each review as it arrives: an interrupted
     run keeps those stored."""
     jobs, already = pending_reviews(lake, budget, seed, player)
+    return Reviewed(_review(lake, jobs, budget, seed, workers, executor, progress), already)
+
+
+def review_agents(
+    lake: Lake,
+    budget: int,
+    seed: int,
+    sample: int,
+    workers: int = 1,
+    executor: Executor | None = None,
+    progress: bool = True,
+) -> Reviewed:
+    """Review the first `sample` simulated games of each agent of the ladder (LEVELS) that the
+    cache lacks, as `review_all` the recorded games: their accuracy is what a player's is
+    placed against (data/strength.py)."""
+    jobs, already = pending_agent_reviews(lake, budget, seed, sample)
+    return Reviewed(_review(lake, jobs, budget, seed, workers, executor, progress), already)
+
+
+def _review(
+    lake: Lake,
+    jobs: list[ReviewJob],
+    budget: int,
+    seed: int,
+    workers: int,
+    executor: Executor | None,
+    progress: bool,
+) -> int:
+    """Review the jobs, storing each review as it arrives; how many were reviewed."""
     if executor is None:
         executor = LocalExecutor(min(workers, max(len(jobs), 1)), agents=("strong",))
     reviewed = 0
@@ -95,4 +146,4 @@ def review_all(
             save_review(lake, game_id, budget, seed, review)
             reviewed += 1
             bar.update()
-    return Reviewed(reviewed, already)
+    return reviewed

@@ -69,6 +69,16 @@ def has_review(lake: Lake, game_id: int, budget: int, seed: int) -> bool:
     return made_by == str(VERSION).encode() and not set(SCHEMA.names) - set(stored.names)
 
 
+def reviewed_games(lake: Lake, budget: int, seed: int) -> list[int]:
+    """The ids of the games with a review stored at this budget and seed (see has_review)."""
+    name = f"budget={int(budget)}-seed={int(seed)}.parquet"
+    ids = [
+        int(path.parent.name.removeprefix("game_id="))
+        for path in (lake.root / FOLDER).glob(f"game_id=*/{name}")
+    ]
+    return sorted(game_id for game_id in ids if has_review(lake, game_id, budget, seed))
+
+
 def load_review(lake: Lake, game_id: int, budget: int, seed: int) -> pl.DataFrame | None:
     """The stored review of a game at this budget and seed, or None if there is none (see
     has_review)."""

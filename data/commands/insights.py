@@ -1,11 +1,12 @@
 """`kingdoms insights NAME`: a player's recorded games, how many are reviewed, their accuracy,
 luck and skill with their 95% intervals (the game the unit), their inaccuracies, mistakes and
-blunders, and their costliest habits."""
+blunders, their costliest habits, and their estimated strength on the agents' ladder."""
 
 from __future__ import annotations
 
 import argparse
 import json
+from dataclasses import asdict
 from typing import TYPE_CHECKING
 
 from data.commands.lake_options import add_lake_argument, open_lake
@@ -13,13 +14,17 @@ from engine.cli_support import EXIT_OK, BadInput, whole_number
 
 if TYPE_CHECKING:
     from data.insights import Figure, Insights
+    from data.strength import Estimate
 
 NAME = "insights"
 HELP = (
     "A player's summary over their recorded games: games, how many the engine reviewed, "
     "accuracy (0-100, lichess's on win share), luck and skill (expected win share a game) with "
     "their 95% intervals over reviewed games, counts of inaccuracies, mistakes and blunders, "
-    "and the three costliest habits; print text or --json."
+    "the three costliest habits, and the estimated strength: where the player stands on the "
+    "agents' ladder (random < greedy < heuristic < apprentice < strong) by accuracy against "
+    "the agents' reviewed games, and by results where they have played agents; print text or "
+    "--json."
 )
 
 
@@ -60,6 +65,7 @@ def run(args: argparse.Namespace) -> int:
     )
     if found.accuracy.mean is None:
         print("accuracy: no game reviewed yet (`kingdoms review --all` reviews them)")
+        print("\n".join(_strength_lines(found, budget, seed)))
         return EXIT_OK
     over = f"over {found.reviewed:,} reviewed game{'s' if found.reviewed != 1 else ''}"
     print(f"accuracy {_figure(found.accuracy, '.1f', over)}")
@@ -71,6 +77,7 @@ def run(args: argparse.Namespace) -> int:
         print("costliest habits (expected win share given up a move, 95% interval by game):")
     for habit in found.habits.iter_rows(named=True):
         print(f"  {_habit(habit)}")
+    print("\n".join(_strength_lines(found, budget, seed)))
     return EXIT_OK
 
 
@@ -80,6 +87,35 @@ def _figure(figure: Figure, form: str, over: str) -> str:
         return f"{figure.mean:{form}} ({over}: no interval from one game)"
     low, high = figure.interval
     return f"{figure.mean:{form}} (95% interval {low:{form}} to {high:{form}}, {over})"
+
+
+def _strength_lines(found: Insights, budget: int, seed: int) -> list[str]:
+    """The estimated strength by accuracy, with each agent's accuracy and its games, and by
+    results, with the agents' ratings."""
+    from data.strength import SUGGESTED_SAMPLE
+
+    strength = found.strength
+    unplaced = (
+        "none: no game of the player reviewed yet"
+        if not found.reviewed
+        else "none: no agent game reviewed yet"
+    )
+    by_accuracy = strength.by_accuracy.text(".1f") if strength.by_accuracy else unplaced
+    lines = [f"estimated strength by accuracy: {by_accuracy}"]
+    for rung in strength.accuracy_ladder:
+        lines.append(f"  {rung.agent:<11}{rung.text('.1f', 'reviewed game')}")
+    if not any(rung.games for rung in strength.accuracy_ladder):
+        lines.append(
+            f"  no agent game reviewed yet at budget {budget:,}, seed {seed}: `kingdoms review "
+            f"--all --agents-sample {SUGGESTED_SAMPLE} --budget {budget} --seed {seed}` reviews "
+            f"{SUGGESTED_SAMPLE} of each agent's simulated games"
+        )
+    unrated = "none: the player has played none of the ladder's agents"
+    by_results = strength.by_results.text("+.0f") if strength.by_results else unrated
+    lines.append(f"estimated strength by results (rating): {by_results}")
+    for rung in strength.rating_ladder:
+        lines.append(f"  {rung.agent:<11}{rung.text('+.0f', 'game')}")
+    return lines
 
 
 def _habit(habit: dict) -> str:
@@ -107,4 +143,24 @@ def _as_json(found: Insights, budget: int, seed: int) -> dict:
         "moves": found.moves,
         **found.counts,
         "habits": found.habits.to_dicts(),
+        "strength": {
+            "by_accuracy": _estimate_json(found.strength.by_accuracy),
+            "accuracy_ladder": [asdict(rung) for rung in found.strength.accuracy_ladder],
+            "by_results": _estimate_json(found.strength.by_results),
+            "rating_ladder": [asdict(rung) for rung in found.strength.rating_ladder],
+        },
+    }
+
+
+def _estimate_json(found: Estimate | None) -> dict | None:
+    """An estimate with its placements as text (e.g. "between greedy and heuristic")."""
+    if found is None:
+        return None
+    return {
+        "mean": found.mean,
+        "games": found.games,
+        "interval": found.interval,
+        "placement": found.placement.text(),
+        "low": None if found.low is None else found.low.text(),
+        "high": None if found.high is None else found.high.text(),
     }

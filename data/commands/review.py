@@ -21,7 +21,8 @@ NAME = "review"
 HELP = (
     "Judge every move of a .kgn record: class (best … blunder), its loss of expected win share "
     "(once decided, its gold lost at 1 gold = 0.01), best move; or with --all review the "
-    "lake's recorded games for the replay viewer."
+    "lake's recorded games for the replay viewer (and with --agents-sample a sample of each "
+    "agent's simulated games, what a player's estimated strength is placed against)."
 )
 
 
@@ -38,6 +39,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="NAME",
         help="with --all: review the recorded games of the player of this name first, then the "
         "rest",
+    )
+    parser.add_argument(
+        "--agents-sample",
+        type=whole_number,
+        metavar="N",
+        help="with --all: then review the first N simulated games (by id) of each agent of the "
+        "ladder (random, greedy, heuristic, apprentice, strong) that lack a review at this "
+        "budget and seed: the accuracy a player's is placed against",
     )
     parser.add_argument(
         "--budget",
@@ -79,15 +88,19 @@ def run(args: argparse.Namespace) -> int:
         raise BadInput("--cluster: only with --all")
     if args.player is not None:
         raise BadInput("--player: only with --all")
+    if args.agents_sample is not None:
+        raise BadInput("--agents-sample: only with --all")
     return _review_file(args)
 
 
 def _review_lake(args: argparse.Namespace) -> int:
-    from data.review_all import review_all
+    from data.review_all import review_agents, review_all
     from data.review_rows import DEFAULT_SEED
 
     if args.json:
         raise BadInput("--json: only when reviewing a file")
+    if args.agents_sample is not None and args.agents_sample < 1:
+        raise BadInput(f"--agents-sample: at least 1 game of each agent, not {args.agents_sample}")
     seed = DEFAULT_SEED if args.seed is None else args.seed
     workers = cluster_workers(args)
     lake = open_lake(args)
@@ -96,11 +109,21 @@ def _review_lake(args: argparse.Namespace) -> int:
         done = review_all(
             lake, args.budget, seed, workers, executor, sys.stderr.isatty(), args.player
         )
-    print(
-        f"reviewed {done.reviewed:,} recorded games of {lake.root} at budget {args.budget}, "
-        f"seed {seed}; {done.already:,} were reviewed already",
-        file=sys.stderr,
-    )
+        print(
+            f"reviewed {done.reviewed:,} recorded games of {lake.root} at budget {args.budget}, "
+            f"seed {seed}; {done.already:,} were reviewed already",
+            file=sys.stderr,
+        )
+        if args.agents_sample is None:
+            return EXIT_OK
+        agents = review_agents(
+            lake, args.budget, seed, args.agents_sample, workers, executor, sys.stderr.isatty()
+        )
+        print(
+            f"reviewed {agents.reviewed:,} simulated games of the agents (the first "
+            f"{args.agents_sample:,} of each); {agents.already:,} were reviewed already",
+            file=sys.stderr,
+        )
     return EXIT_OK
 
 
