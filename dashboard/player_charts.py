@@ -21,3 +21,31 @@ def accuracy_trend(games: pl.DataFrame) -> alt.Chart:
     )  # fmt: skip
     running = base.mark_line(color="gray").encode(y="mean so far:Q")
     return games_layer + running
+
+
+def strength_ladder(rungs: pl.DataFrame) -> alt.Chart:
+    """Each agent's mean accuracy with its 95% interval, and the player's, as a ladder: one row
+    each, ordered by mean accuracy, the player's marked (rungs: name, who, games, mean, low,
+    high; who is "agent" or "player")."""
+    shown = rungs.filter(pl.col("mean").is_not_null()).sort("mean").to_pandas()
+    order = shown["name"].tolist()[::-1]
+    base = alt.Chart(shown).encode(
+        y=alt.Y("name:N", sort=order, title=None),
+        color=alt.Color(
+            "who:N",
+            scale=alt.Scale(domain=["agent", "player"], range=["gray", "crimson"]),
+            legend=None,
+        ),
+    )
+    intervals = base.mark_rule(strokeWidth=2).encode(
+        x=alt.X(
+            "low:Q", title="mean game accuracy (0–100), 95% interval", scale=alt.Scale(zero=False)
+        ),
+        x2="high:Q",
+    )
+    means = base.mark_point(filled=True, size=80).encode(
+        x="mean:Q",
+        tooltip=["name:N", "games:Q", alt.Tooltip("mean:Q", format=".1f"),
+                 alt.Tooltip("low:Q", format=".1f"), alt.Tooltip("high:Q", format=".1f")],
+    )  # fmt: skip
+    return intervals + means

@@ -1,29 +1,47 @@
 """Player: one named player's recorded games: results, accuracy, luck and skill over time, the
-kinds of move that cost them, their opponents, and their three costliest habits.
+kinds of move that cost them, their opponents, their three costliest habits, and their estimated
+strength on the agents' ladder.
 
 `?player=NAME` opens a player; the URL follows the choice, so the page can be shared.
 """
 
 from __future__ import annotations
 
+import polars as pl
 import streamlit as st
 
 from dashboard.lake_data import fetch, lake_version
-from dashboard.player_charts import accuracy_trend
+from dashboard.player_charts import accuracy_trend, strength_ladder
 from dashboard.text import plain
 from data.insights import BEST_ACCURACY, WORST_ACCURACY, Figure, figure
 from data.lake import Lake, lake_path
 from data.player import PlayerRecord, habits, opponents, player_record
 from data.review_rows import DEFAULT_SEED
+from data.strength import SUGGESTED_SAMPLE, Strength, player_strength
 from engine.evaluate import DEFAULT_BUDGET
 
 HABITS_SHOWN = 3
+LADDER_SCHEMA = {  # the strength ladder's rows: an agent's or the player's mean accuracy
+    "name": pl.String,
+    "who": pl.String,  # agent or player
+    "games": pl.Int64,
+    "mean": pl.Float64,
+    "low": pl.Float64,
+    "high": pl.Float64,
+}
 
 
 @st.cache_data(max_entries=16, show_spinner=False)
 def record_of(version: str, player: str) -> PlayerRecord:
     """The player's record in the lake at `version`, at the review's default budget and seed."""
     return player_record(Lake(lake_path()), player, DEFAULT_BUDGET, DEFAULT_SEED)
+
+
+@st.cache_data(max_entries=16, show_spinner=False)
+def strength_of(version: str, player: str) -> Strength:
+    """The player's estimated strength in the lake at `version`, at the review's defaults."""
+    record = record_of(version, player)
+    return player_strength(Lake(lake_path()), record, DEFAULT_BUDGET, DEFAULT_SEED)
 
 
 def figure_text(name: str, found: Figure, games: int, form: str) -> str:
@@ -166,6 +184,60 @@ def against(record: PlayerRecord) -> None:
     )
 
 
+def strength(found: Strength, player: str) -> None:
+    st.subheader("Estimated strength")
+    if found.by_accuracy is None:
+        by_accuracy = "none yet (it needs reviewed games of the player and of an agent)"
+    else:
+        by_accuracy = found.by_accuracy.text(".1f")
+    st.markdown(f"By accuracy: **{plain(by_accuracy)}**.")
+    rows = [
+        {"name": r.agent, "who": "agent", "games": r.games, "mean": r.mean,
+         "low": r.interval[0] if r.interval else None,
+         "high": r.interval[1] if r.interval else None}
+        for r in found.accuracy_ladder
+    ]  # fmt: skip
+    if found.by_accuracy is not None:
+        own = found.by_accuracy
+        low, high = own.interval or (None, None)
+        rows.append(
+            {"name": player, "who": "player", "games": own.games, "mean": own.mean, "low": low,
+             "high": high}
+        )  # fmt: skip
+    ladder = pl.DataFrame(rows, schema=LADDER_SCHEMA)
+    if any(rung.games for rung in found.accuracy_ladder):
+        st.altair_chart(strength_ladder(ladder), use_container_width=True)
+    else:
+        st.info(
+            f"No agent game reviewed yet at budget {DEFAULT_BUDGET:,}, seed {DEFAULT_SEED}: "
+            f"`kingdoms review --all --agents-sample {SUGGESTED_SAMPLE}` reviews "
+            f"{SUGGESTED_SAMPLE} of each agent's simulated games."
+        )
+    st.dataframe(
+        ladder.filter(pl.col("who") == "agent").drop("who").rename({"name": "agent"}),
+        hide_index=True,
+        key="player_strength",
+        column_config={
+            c: st.column_config.NumberColumn(format="%.1f") for c in ("mean", "low", "high")
+        },
+    )
+    st.caption(
+        "Each agent's mean game accuracy over its reviewed simulated games (games: how many; "
+        "an agent without one has none yet) with its 95% interval, the game the unit, reviewed "
+        "at the same budget and seed as the player's games; the player's own in red. More of "
+        "them: `kingdoms review --all --agents-sample N`. Definitions in docs/metrics.md "
+        "(Estimated strength)."
+    )
+    if found.by_results is None:
+        st.markdown("By results: **none**: the player has played none of the ladder's agents.")
+    else:
+        st.markdown(f"By results (rating): **{plain(found.by_results.text('+.0f'))}**.")
+        st.caption(
+            "; ".join(f"{r.agent} {r.text('+.0f', 'game')}" for r in found.rating_ladder)
+            + ". Bradley–Terry ratings from all the lake's games (Ratings page)."
+        )
+
+
 st.title("Player")
 player = choose_player()
 if player is not None:
@@ -178,3 +250,4 @@ if player is not None:
         if record.reviewed.height:
             by_kind(record)
         against(record)
+        strength(strength_of(lake_version(), player), player)
