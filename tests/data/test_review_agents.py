@@ -4,16 +4,23 @@ into the cache, once, and `kingdoms insights` placing a player's accuracy among 
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import polars as pl
 import pytest
 
 from data.accuracy import seat_accuracy
 from data.cli import main
+from data.importer import import_records
 from data.lake import Lake
+from data.ratings import ratings
 from data.reader import connect, execute
 from data.reviews import has_review, load_review
 from data.simulate import Plan, simulate
+from data.strength import Rung, place
+from engine.agents import make_agent, play_game
+from engine.record import record_from_state, write_record
+from engine.state import Game
 from tests.lakes import scratch_lake
 
 BUDGET, SEED, SAMPLE = 2, 1, 2  # a tiny review budget: the placement, not its precision
@@ -119,9 +126,38 @@ def test_a_bad_sample_is_one_line_and_exit_2(
     assert code == 2 and said.count("\n") == 1 and message in said
 
 
-def test_a_sample_needs_all(tmp_path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_a_sample_needs_all(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     record = tmp_path / "game.kgn"
     record.write_text("")
     assert main(["review", str(record), "--agents-sample", "2"]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "--agents-sample: only with --all" in err
+
+
+def test_a_player_who_played_agents_is_placed_by_results_too(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    lake = Lake(tmp_path / "lake")
+    simulate(lake, Plan(6, players=(2,), agents=("greedy", "random"), seed=13), progress=False)
+    records = []
+    for seed in range(6):  # Cy's moves are the random agent's, against greedy at seat B
+        state = play_game(Game(2), [make_agent("random", seed), make_agent("greedy", 1)], seed)
+        path = tmp_path / f"cy-{seed}.kgn"
+        path.write_text(write_record(record_from_state(state, {"A": "Cy", "AgentB": "greedy"})))
+        records.append(path)
+    assert import_records(lake, records).errors == []
+    argv = ["insights", "Cy", "--json", "--budget", str(BUDGET), "--lake", str(lake.root)]
+    assert main(argv) == 0
+    found = json.loads(capsys.readouterr().out)["strength"]
+    rated = ratings(connect(lake), {})
+    own = rated.filter((pl.col("player") == "Cy") & (pl.col("kind") == "person")).row(0, named=True)
+    agents = {
+        row["player"]: row["rating"]
+        for row in rated.filter(pl.col("kind") == "agent").iter_rows(named=True)
+    }
+    assert {rung["agent"] for rung in found["rating_ladder"]} == set(agents) == {"greedy", "random"}
+    assert found["by_results"]["mean"] == pytest.approx(own["rating"])
+    assert found["by_results"]["interval"] == pytest.approx([own["rating_low"], own["rating_high"]])
+    ladder = [Rung(name, 1, rating, None) for name, rating in agents.items()]
+    assert found["by_results"]["placement"] == place(own["rating"], ladder).text()
+    assert found["by_accuracy"] is None  # no game of Cy reviewed
