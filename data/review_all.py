@@ -109,7 +109,8 @@ def review_all(
     processes; the games of `player` first), storing each review as it arrives: an interrupted
     run keeps those stored."""
     jobs, already = pending_reviews(lake, budget, seed, player)
-    return Reviewed(_review(lake, jobs, budget, seed, workers, executor, progress), already)
+    done = _review(lake, jobs, budget, seed, workers, executor, progress, "recorded games")
+    return Reviewed(done, already)
 
 
 def review_agents(
@@ -125,7 +126,8 @@ def review_agents(
     cache lacks, as `review_all` the recorded games: their accuracy is what a player's is
     placed against (data/strength.py)."""
     jobs, already = pending_agent_reviews(lake, budget, seed, sample)
-    return Reviewed(_review(lake, jobs, budget, seed, workers, executor, progress), already)
+    done = _review(lake, jobs, budget, seed, workers, executor, progress, "agents' games")
+    return Reviewed(done, already)
 
 
 def _review(
@@ -136,12 +138,14 @@ def _review(
     workers: int,
     executor: Executor | None,
     progress: bool,
+    what: str,
 ) -> int:
-    """Review the jobs, storing each review as it arrives; how many were reviewed."""
+    """Review the jobs, storing each review as it arrives, the progress bar naming `what`;
+    how many were reviewed."""
     if executor is None:
         executor = LocalExecutor(min(workers, max(len(jobs), 1)), agents=("strong",))
     reviewed = 0
-    with tqdm(total=len(jobs), unit="game", disable=not progress) as bar:
+    with tqdm(total=len(jobs), desc=f"reviewing {what}", unit="game", disable=not progress) as bar:
         for game_id, review in executor.map_unordered(review_job, jobs):
             save_review(lake, game_id, budget, seed, review)
             reviewed += 1
