@@ -15,7 +15,14 @@ from data.commands.cluster_options import (
 from data.commands.lake_options import add_lake_argument, open_lake
 from engine import pieces
 from engine.agents.registry import MAX_MCTS_ITERATIONS
-from engine.cli_support import EXIT_OK, BadInput, load_record, whole_number
+from engine.cli_support import (
+    EXIT_OK,
+    BadInput,
+    add_rules_argument,
+    load_record,
+    load_rules_file,
+    whole_number,
+)
 
 NAME = "review"
 HELP = (
@@ -60,6 +67,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="seed of the evaluator (default: 0 for a file, the replay viewer's 1 with --all)",
     )
     parser.add_argument("--json", action="store_true", help="print JSON on stdout (a file)")
+    add_rules_argument(parser)  # a file's only: the lake's games keep their own rules
     parser.add_argument(
         "--workers",
         default="auto",
@@ -82,6 +90,8 @@ def run(args: argparse.Namespace) -> int:
         )
     if args.all == (args.file is not None):
         raise BadInput("name a FILE.kgn to review, or --all for the lake's recorded games")
+    if args.all and args.rules is not None:
+        raise BadInput("--rules: only with a FILE.kgn (the lake's games keep their own rules)")
     if args.all:
         return _review_lake(args)
     if args.cluster is not None:
@@ -130,7 +140,7 @@ def _review_lake(args: argparse.Namespace) -> int:
 def _review_file(args: argparse.Namespace) -> int:
     from engine.evaluate import JUDGED_BY_GOLD, describe, move_reviews
 
-    _, state = load_record(args.file)
+    _, state = load_record(args.file, load_rules_file(args.rules) if args.rules else None)
     game = state.game
     reviews = move_reviews(game, state.history, args.budget, args.seed or 0)
     rows = [

@@ -83,7 +83,7 @@ def test_a_custom_rule_set_is_played_by_its_rules(custom: Path) -> None:
             assert state.is_terminal() and len(state.board) == 36
 
 
-def test_a_custom_rule_set_is_scored_and_replayed_from_the_command_line(
+def test_a_custom_rule_set_is_scored_replayed_and_reviewed_from_the_command_line(
     custom: Path, tmp_path: Path, capsys: pytest.CaptureFixture
 ) -> None:
     rules = load_rules(custom)
@@ -97,6 +97,9 @@ def test_a_custom_rule_set_is_scored_and_replayed_from_the_command_line(
     assert json.loads(capsys.readouterr().out)["gold"] == dict(zip("ABC", state.gold, strict=True))
     assert main(["replay", str(record)]) == 2
     assert "give its file (--rules)" in capsys.readouterr().err
+    assert main(["review", "--json", "--budget", "8", "--rules", str(custom), str(record)]) == 0
+    reviewed = json.loads(capsys.readouterr().out)["moves"]
+    assert {move["epoch"] for move in reviewed} == {1, 2, 3, 4}
     six_by_six = " / ".join(["A1 +5 . . . ."] + [". . . . . ."] * 5)
     assert main(["score", "--json", "--rules", str(custom), six_by_six]) == 0
     assert json.loads(capsys.readouterr().out)["gold"] == {"A": 5}
