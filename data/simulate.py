@@ -105,7 +105,8 @@ def check_storable(rules: RuleSet) -> None:
     if rules != rule_set(rules.edition, rules.variant_text()):
         raise PlanError(
             f"--rules: the lake keeps games of the shipped editions and variants only, and "
-            f"'{rules.name}' is not one of them (play it with `kingdoms tournament` instead)"
+            f"'{rules.name}' is not one of them (`kingdoms tournament --rules FILE` without a lake "
+            "plays it)"
         )
 
 
