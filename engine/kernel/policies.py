@@ -158,7 +158,7 @@ def line_gains(cell, value, dragon, mine, scratch, gains) -> None:
                 gains[seat] += ranks[k, seat] * change
 
 
-@helper
+@inline
 def mountain_gains(board, rules, cell, scratch) -> None:
     """A mountain's gains (into `scratch.gains`): it cuts the segment through its cell in each
     of its lines in two (`scratch.cut`: the part before the cell, then the part after it),
@@ -204,7 +204,7 @@ def candidate_rank(board, rules, cell, seat, rank_index, wizard) -> int:
     return effective
 
 
-@helper
+@inline
 def best_tile_margin(board, rules, tile, seat, wizard, scratch) -> float:
     """The best margin reachable by placing the tile on some empty cell."""
     players = rules[PLAYERS]
@@ -216,7 +216,7 @@ def best_tile_margin(board, rules, tile, seat, wizard, scratch) -> float:
     return best
 
 
-@helper
+@inline
 def draw_expectation(board, rules, unseen, seat, wizard, scratch) -> float:
     """A draw's worth: the best margin of the tile it brings, expected over the tiles the seat
     has not seen. A value tile changes a segment's base by its value times what a tile of
@@ -272,7 +272,7 @@ def expected_fill(state, rules, unseen) -> float:
     return total / count * share
 
 
-@helper
+@inline
 def castle_outlook(scratch, cell, rank, effective, epoch, placed, expected) -> float:
     """What the greedy margin misses about a castle: its segments' future, risk and rank cost."""
     others_open = 0 if placed else 1
@@ -361,7 +361,7 @@ def action_values_in(
         values[i] = value
 
 
-@kernel
+@helper
 def projected_gold(state, rules, unseen, out, outlook_weight, scratch) -> None:
     """Each seat's gold if the epoch ended now, plus `outlook_weight` times the heuristic's
     outlook of the castles it has placed, into `out` (floats, per seat; `scratch`:

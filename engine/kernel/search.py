@@ -306,8 +306,8 @@ def select(tree, node, seat, widening, exploration, always_open, guide) -> int:
     opened = min(opened, tree.candidates[node])
     first = tree.first[node]
     log_visits = math.log(visits + 1)
-    root_visits = math.sqrt(visits + 1)
-    parent = tree.totals[node, seat] / visits if visits else 0.5
+    root_visits = math.sqrt(visits + 1) if guide > 0 else 0.0
+    parent = tree.totals[node, seat] / visits if visits and guide > 0 else 0.5
     best, best_score = first, -np.inf
     for slot in range(first, first + opened):
         child = tree.pool_child[slot]
