@@ -41,7 +41,7 @@ KEYS = (
     "gold_mine",
 )
 LATER_FIRST = ("richest",)  # who starts a later epoch, as the engine plays it
-GOLD_MINE_FACTORS = (2,)  # what the gold mine multiplies, as the engine plays it
+MOST_FACTOR = 10  # what a gold mine may multiply by
 
 
 class RuleFileError(ValueError):
@@ -168,7 +168,7 @@ class RuleFile:
         if "castles" in data:
             given["castle_counts"] = self._castles(data["castles"])
         if "gold_mine" in data:
-            self._gold_mine(data["gold_mine"])
+            given.update(self._gold_mine(data["gold_mine"]))
         return given
 
     def _text(self, key: tuple[str, ...], value: object) -> str:
@@ -234,15 +234,14 @@ class RuleFile:
             castles[int(players)] = row
         return castles
 
-    def _gold_mine(self, value: object) -> None:
+    def _gold_mine(self, value: object) -> dict[str, int]:
+        parameters = {}
         for key, given in self._table("gold_mine", value).items():
             if key != "factor":
                 raise self.error(("gold_mine", key), "unknown key (known: factor)")
-            if given not in GOLD_MINE_FACTORS or type(given) is not int:
-                message = (
-                    f"the engine plays the gold mine as doubling its segment, not {_shown(given)}"
-                )
-                raise self.error(("gold_mine", key), message)
+            factor = self._whole(("gold_mine", key), given, 0, MOST_FACTOR)
+            parameters["gold_mine_factor"] = factor
+        return parameters
 
     def check_playable(self, rows: int, columns: int, tiles: int, castles: dict) -> None:
         """Refuse a board the engine cannot store, or one the tiles and each player count's

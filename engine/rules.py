@@ -72,6 +72,7 @@ class RuleSet:
     columns: int = FROM_BASE
     start_gold: int = FROM_BASE
     epochs: int = FROM_BASE
+    gold_mine_factor: int = FROM_BASE  # what a gold mine multiplies its segment's sum by
     tiles: tuple[int, ...] = ()  # the full tile set as piece codes, one per physical tile
     castle_counts: tuple[tuple[int, tuple[int, ...]], ...] = ()  # (players, castles of rank 1..4)
     returning_ranks: tuple[int, ...] | None = None  # castle ranks back to their owner each epoch

@@ -63,9 +63,12 @@ class Breakdown:
     impacts: dict[int, tuple[int, ...]]  # tile cell -> counterfactual impact per seat
 
 
-def _board_rules(geometry: Geometry) -> np.ndarray:
-    """A kernel rules array of the board's shape (scoring reads nothing else of the rules)."""
-    return kernel_rules(pieces.MAX_SEATS, RuleSet(rows=geometry.rows, columns=geometry.columns))
+def _board_rules(geometry: Geometry, rules: RuleSet | None = None) -> np.ndarray:
+    """A kernel rules array of the board's shape (scoring reads nothing else of the rules but
+    the gold mine's factor, `rules`' when given)."""
+    return kernel_rules(
+        pieces.MAX_SEATS, rules or RuleSet(rows=geometry.rows, columns=geometry.columns)
+    )
 
 
 def score_gold(board: Sequence[int], players: int, geometry: Geometry) -> list[int]:
@@ -81,9 +84,12 @@ def _line_name(line: int, geometry: Geometry) -> str:
     return f"column {geometry.cell_name(line - geometry.rows)[0]}"
 
 
-def score_breakdown(board: Sequence[int], players: int, geometry: Geometry) -> Breakdown:
-    """The epoch's scoring explained: per segment, per castle, and per tile."""
-    rules = _board_rules(geometry)
+def score_breakdown(
+    board: Sequence[int], players: int, geometry: Geometry, rule_set: RuleSet | None = None
+) -> Breakdown:
+    """The epoch's scoring explained: per segment, per castle, and per tile (by `rule_set`'s
+    scoring when given, of a board of its shape)."""
+    rules = _board_rules(geometry, rule_set)
     seats, cells = pieces.MAX_SEATS, len(board)
     gold = np.zeros(seats, dtype=np.int64)
     row_base, column_base, rank = np.zeros((3, cells), dtype=np.int64)

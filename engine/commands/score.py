@@ -48,7 +48,7 @@ def run(args: argparse.Namespace) -> int:
         else sorted({pieces.castle_seat(p) for p in board if pieces.is_castle(p)})
     )
     players = max(seats, default=0) + 1
-    breakdown = score_breakdown(board, max(players, 2), geometry(rules.rows, rules.columns))
+    breakdown = score_breakdown(board, max(players, 2), geometry(rules.rows, rules.columns), rules)
     if args.json:
         print(json.dumps(_as_json(breakdown, seats, rules)))
     else:

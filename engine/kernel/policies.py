@@ -27,6 +27,7 @@ from engine.kernel.layout import (
     DRAGON,
     EPOCH,
     GOLD_MINE,
+    GOLD_MINE_FACTOR,
     LONGEST,
     MOUNTAIN,
     NEIGHBOURS,
@@ -136,13 +137,15 @@ def placement_gains(board, rules, cell, tile, wizard, scratch) -> None:
         mountain_gains(board, rules, cell, scratch)
         return
     value = piece_value(rules, tile)
-    line_gains(cell, value, kind == DRAGON, kind == GOLD_MINE, scratch, gains)
+    line_gains(
+        cell, value, kind == DRAGON, kind == GOLD_MINE, rules[GOLD_MINE_FACTOR], scratch, gains
+    )
 
 
 @inline
-def line_gains(cell, value, dragon, mine, scratch, gains) -> None:
-    """Add to `gains` what a tile of this value (a dragon, a gold mine) on the empty cell
-    changes in its row and its column segment."""
+def line_gains(cell, value, dragon, mine, factor, scratch, gains) -> None:
+    """Add to `gains` what a tile of this value (a dragon, a gold mine multiplying by `factor`)
+    on the empty cell changes in its row and its column segment."""
     stats, ranks = scratch.stats, scratch.ranks
     for axis in range(2):
         k = scratch.of[cell, axis]
@@ -151,6 +154,7 @@ def line_gains(cell, value, dragon, mine, scratch, gains) -> None:
             stats[k, HAZARDS] + min(value, 0),
             stats[k, DRAGONS] != 0 or dragon,
             stats[k, MINES] != 0 or mine,
+            factor,
         )
         change = after - scratch.base[k]
         if change:
@@ -178,7 +182,8 @@ def mountain_gains(board, rules, cell, scratch) -> None:
                 count_piece(rules, board[other], scratch.rank[other], cut, cut_ranks, 0)
         for column in range(STATS):
             cut[1, column] = scratch.stats[k, column] - cut[0, column]
-        first, second = base_of(cut, 0), base_of(cut, 1)
+        factor = rules[GOLD_MINE_FACTOR]
+        first, second = base_of(cut, 0, factor), base_of(cut, 1, factor)
         for seat in range(gains.shape[0]):
             before = cut_ranks[0, seat]
             after = scratch.ranks[k, seat] - before
@@ -228,7 +233,15 @@ def draw_expectation(board, rules, unseen, seat, wizard, scratch) -> float:
         if board[cell] == 0:
             for sign in range(2):
                 units[cell, sign] = 0
-                line_gains(cell, 1 - 2 * sign, False, False, scratch, units[cell, sign])
+                line_gains(
+                    cell,
+                    1 - 2 * sign,
+                    False,
+                    False,
+                    rules[GOLD_MINE_FACTOR],
+                    scratch,
+                    units[cell, sign],
+                )
     total = 0.0
     count = 0
     for tile in range(unseen.shape[0]):

@@ -1,7 +1,7 @@
 """Epoch scoring on flat arrays: a line cut into segments, a board's gold, and its whole breakdown
 with tile impacts.
 
-One function per rule: `segment_base` (the dragon cancels resources, the gold mine doubles),
+One function per rule: `segment_base` (the dragon cancels resources, the gold mine multiplies),
 `castle_rank` (one higher next to the wizard), `scan_line` (a line cut at its mountains into
 segments, each paying base × rank to every castle in it). The policies value their moves on the
 same segments (engine/kernel/policies.py). `score_board` explains a board the way the lake
@@ -19,6 +19,7 @@ from engine.kernel.layout import (
     CASTLE,
     DRAGON,
     GOLD_MINE,
+    GOLD_MINE_FACTOR,
     LINES,
     LONGEST,
     MOUNTAIN,
@@ -50,10 +51,11 @@ SEGMENT_RANKS = 4
 
 
 @helper
-def segment_base(resources: int, hazards: int, dragon: bool, mine: bool) -> int:
-    """A segment's base value: the dragon cancels its resources, then the gold mine doubles."""
+def segment_base(resources: int, hazards: int, dragon: bool, mine: bool, factor: int) -> int:
+    """A segment's base value: the dragon cancels its resources, then the gold mine multiplies
+    by the rule set's `factor` (2 in every edition)."""
     base = hazards if dragon else resources + hazards
-    return base * 2 if mine else base
+    return base * factor if mine else base
 
 
 @helper
@@ -105,13 +107,14 @@ def count_piece(rules, piece: int, rank: int, stats, ranks, segment: int) -> Non
 
 
 @inline
-def base_of(stats, segment: int) -> int:
+def base_of(stats, segment: int, factor: int) -> int:
     """A segment's base value, from its statistics."""
     return segment_base(
         stats[segment, RESOURCES],
         stats[segment, HAZARDS],
         stats[segment, DRAGONS] > 0,
         stats[segment, MINES] > 0,
+        factor,
     )
 
 
@@ -133,14 +136,14 @@ def scan_line(board, rules, line: int, rank, of, stats, ranks, base, first: int)
         piece = board[cell]
         if piece_kind(rules, piece) == MOUNTAIN:
             of[cell, axis] = -1
-            base[segment] = base_of(stats, segment)
+            base[segment] = base_of(stats, segment, rules[GOLD_MINE_FACTOR])
             segment += 1
             stats[segment] = 0
             ranks[segment] = 0
         else:
             of[cell, axis] = segment
             count_piece(rules, piece, rank[cell], stats, ranks, segment)
-    base[segment] = base_of(stats, segment)
+    base[segment] = base_of(stats, segment, rules[GOLD_MINE_FACTOR])
     return segment + 1
 
 
@@ -202,11 +205,12 @@ def without_piece(stats, segment: int, rules, piece: int) -> int:
         stats[segment, HAZARDS] - min(value, 0),
         stats[segment, DRAGONS] - (kind == DRAGON) > 0,
         stats[segment, MINES] - (kind == GOLD_MINE) > 0,
+        rules[GOLD_MINE_FACTOR],
     )
 
 
 @helper
-def without_mountain(stats, ranks, base, left: int, seat: int) -> int:
+def without_mountain(stats, ranks, base, left: int, seat: int, factor: int) -> int:
     """A seat's gold change from taking away the mountain between segments `left` and
     `left + 1`, which then merge into one."""
     right = left + 1
@@ -215,6 +219,7 @@ def without_mountain(stats, ranks, base, left: int, seat: int) -> int:
         stats[left, HAZARDS] + stats[right, HAZARDS],
         stats[left, DRAGONS] + stats[right, DRAGONS] > 0,
         stats[left, MINES] + stats[right, MINES] > 0,
+        factor,
     )
     together = merged * (ranks[left, seat] + ranks[right, seat])
     return together - base[left] * ranks[left, seat] - base[right] * ranks[right, seat]
@@ -269,7 +274,9 @@ def score_board(board, rules, gold, row_base, column_base, rank, impacts, segmen
             piece = board[cell]
             if piece_kind(rules, piece) == MOUNTAIN:
                 for seat in range(seats):
-                    impacts[cell, seat] -= without_mountain(stats, ranks, base, segment, seat)
+                    impacts[cell, seat] -= without_mountain(
+                        stats, ranks, base, segment, seat, rules[GOLD_MINE_FACTOR]
+                    )
                 count += add_segment_row(
                     segments, count, line, start[segment], position, base[segment], ranks, segment
                 )

@@ -95,6 +95,7 @@ def kernel_rules(players: int, rules: RuleSet) -> np.ndarray:
     header[layout.LAST_CASTLE] = rules.last_castle
     header[layout.SCORE_AS_YOU_GO] = rules.score_as_you_go
     header[layout.STARTING_TILES] = rules.starting_tiles
+    header[layout.GOLD_MINE_FACTOR] = rules.gold_mine_factor
     header[layout.RETURNING_RANKS] = sum(1 << (rank - 1) for rank in rules.returning_ranks or ())
     header[layout.MAX_EPOCHS] = max_epochs(players, rules)
     header[layout.TILE_CODES] = pieces.CASTLE_BASE

@@ -106,6 +106,24 @@ def test_a_custom_rule_set_is_scored_replayed_and_reviewed_from_the_command_line
     assert main(["score", "--rules", str(custom), " / ".join(["A1 +5 . . . ."] * 5)]) == 2
 
 
+def test_the_gold_mine_multiplies_by_the_rule_sets_factor(
+    tmp_path: Path, capsys: pytest.CaptureFixture
+) -> None:
+    """The rules' example 4 (spec/rules.md): A1, +5 and a gold mine in a row pay A 10, the +5
+    doubled; a factor of 3 triples it, on the board and in the heuristic's view of a move."""
+    path = tmp_path / "tripled.toml"
+    path.write_text('base = "kingdoms-2011"\n[gold_mine]\nfactor = 3\n')
+    row = " / ".join(["A1 +5 GM . . ."] + [". . . . . ."] * 4)
+    assert main(["score", "--json", row]) == 0
+    assert json.loads(capsys.readouterr().out)["gold"] == {"A": 10}
+    assert main(["score", "--json", "--rules", str(path), row]) == 0
+    assert json.loads(capsys.readouterr().out)["gold"] == {"A": 15}
+    tripled = load_rules(path)
+    played = policy_games(2, tripled, np.arange(20), ["heuristic"] * 2)
+    doubled = policy_games(2, rule_set(), np.arange(20), ["heuristic"] * 2)
+    assert not np.array_equal(played.gains, doubled.gains)
+
+
 def test_a_custom_rule_set_is_not_stored_as_if_shipped(
     custom: Path, tmp_path: Path, capsys: pytest.CaptureFixture
 ) -> None:
@@ -132,7 +150,8 @@ def test_a_custom_rule_set_is_not_stored_as_if_shipped(
             "rows: the tiles and the castles of 2 players (25 pieces) cannot fill the 6 × 6 board",
         ),
         ('base = "kingdoms-2011"\nrows = 7\n', "2:1", "rows: 7 × 6 cells are too many"),
-        ('base = "kingdoms-2011"\n[gold_mine]\nfactor = 3\n', "3:1", "doubling its segment, not 3"),
+        ('base = "kingdoms-2011"\n[gold_mine]\nfactor = 11\n', "3:1", "11 is not a whole number"),
+        ('base = "kingdoms-2011"\n[gold_mine]\nfacter = 3\n', "3:1", "gold_mine.facter: unknown"),
         ('base = "kingdoms-2011"\nlater_first = "poorest"\n', "2:1", "'poorest' is not one of"),
     ],
 )
