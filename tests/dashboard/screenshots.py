@@ -24,12 +24,16 @@ def main() -> None:
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     lake = lake_path(args.lake).resolve()
-    game_id = execute(connect(Lake(lake)), "game_search", {"limit": 1})["game_id"][0]
+    con = connect(Lake(lake))
+    game_id = execute(con, "game_search", {"limit": 1})["game_id"][0]
+    players = execute(con, "recorded_players").sort("games", descending=True)
     pages = {name: path for name, (path, _) in PAGES.items()}
     pages |= {"replay": f"replay?game={game_id}&ply=40", "record": "record"}
+    pages |= {"player": f"player?player={players['player'][0]}"}
     with dashboard_server(lake) as url, chromium() as browser:
         for name, path in pages.items():
-            page = open_page(browser, url, path, timeout_ms=120_000, chart=name != "record")
+            page = open_page(browser, url, path, timeout_ms=120_000,
+                             chart=name not in ("record", "player"))  # fmt: skip
             page.set_viewport_size(WINDOW)
             page.wait_for_timeout(1500)
             page.screenshot(path=str(out / f"{name}.png"))
