@@ -29,12 +29,23 @@ ROOT = Path(__file__).resolve().parents[2]
 KINGDOMS = str(Path(sys.executable).parent / "kingdoms")  # the installed command
 
 
+def _ctrl_c_as_in_a_terminal() -> None:
+    """In a child before it runs: Ctrl-C as a terminal's foreground command has it, whatever
+    this test inherited (a shell's background job starts with Ctrl-C ignored)."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def _simulation(lake_dir: Path) -> subprocess.Popen:
     """A long simulation on two workers, in its own process group (as a shell's job)."""
     command = [sys.executable, "-m", "data.cli", "simulate", "--games", "100000"]
     command += ["--batch-size", "100", "--workers", "2", "--seed", "3", "--lake", str(lake_dir)]
     return subprocess.Popen(
-        command, cwd=ROOT, stderr=subprocess.PIPE, text=True, start_new_session=True
+        command,
+        cwd=ROOT,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
+        preexec_fn=_ctrl_c_as_in_a_terminal,
     )
 
 
@@ -186,6 +197,7 @@ def test_ctrl_c_at_any_moment_of_start_up_is_one_line(tmp_path):
             [*command, "--lake", str(tmp_path / f"lake-{delay}")],
             stderr=subprocess.PIPE,
             text=True,
+            preexec_fn=_ctrl_c_as_in_a_terminal,
         )
         time.sleep(delay)
         process.send_signal(signal.SIGINT)
@@ -243,7 +255,9 @@ def test_ctrl_c_as_python_checks_the_script_ends_the_run(tmp_path):
     strace = ["strace", "--seccomp-bpf", "-f", "-o", os.devnull, "-e", "trace=openat"]
     strace += ["-P", KINGDOMS, "-e", f"inject=openat:delay_exit={HOLD_US}:when=1"]
     command = [KINGDOMS, "simulate", "--games", "1000", "--workers", "1", "--lake", str(lake)]
-    tracer = subprocess.Popen([*strace, *command], stderr=subprocess.PIPE, text=True)
+    tracer = subprocess.Popen(
+        [*strace, *command], stderr=subprocess.PIPE, text=True, preexec_fn=_ctrl_c_as_in_a_terminal
+    )
     os.kill(_held_by_the_tracer(tracer), signal.SIGINT)
     _, err = tracer.communicate(timeout=120)
     assert err.startswith("Failed checking if argv[0] is an import path entry\n"), err
