@@ -62,8 +62,8 @@ def habit_text(habit: dict) -> str:
     )
     return (
         f"You lose most with **{habit['kind']}** moves in epoch {habit['epoch']}: "
-        f"−{habit['loss']:.3f} win share a move{within} over {habit['moves']:,} moves in "
-        f"{habit['games']:,} games."
+        f"{habit['loss']:.3f} of a win given up a move{within} over {habit['moves']:,} moves "
+        f"in {habit['games']:,} games."
     )
 
 

@@ -39,7 +39,7 @@ def _games(lake: Lake) -> pl.DataFrame:
     return execute(
         connect(lake),
         "SELECT game_id, avg(win_share) AS win_share FROM seats JOIN games USING (game_id) "
-        "WHERE source = 'recorded' AND player = $p GROUP BY game_id ORDER BY min(created)",
+        "WHERE source = 'recorded' AND player = $p GROUP BY game_id ORDER BY min(created), game_id",
         {"p": PLAYER},
     )
 
