@@ -31,8 +31,10 @@ class Position(SeatView):
         legal = np.array(legal_actions, dtype=np.int64)
         values = np.zeros(len(legal), dtype=np.float64)
         draw = np.nan if draw_value is None else float(draw_value)
-        policies.action_values(self.state, self.rules, self.unseen, legal, len(legal), heuristic,
-                               draw, values)  # fmt: skip
+        weight = 1.0 if heuristic else 0.0
+        policies.action_values(
+            self.state, self.rules, self.unseen, legal, len(legal), weight, draw, values
+        )
         return values
 
     def choose(self, legal_actions: Sequence[int], heuristic: bool, stream: np.ndarray) -> int:

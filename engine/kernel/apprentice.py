@@ -231,12 +231,12 @@ def action_features(state, rules, unseen, legal, count, values, scratch, mind) -
     features = mind.features
     greedy = mind.greedy
     unseen_by(state, rules, state[TO_MOVE], unseen)
-    action_values_in(state, rules, unseen, legal, count, True, np.nan, values, scratch)
+    action_values_in(state, rules, unseen, legal, count, 1.0, np.nan, values, scratch)
     draw_value = 0.0
     for i in range(count):
         if action_block(rules, legal[i]) == DRAW:
             draw_value = values[i]
-    action_values_in(state, rules, unseen, legal, count, False, draw_value, greedy, scratch)
+    action_values_in(state, rules, unseen, legal, count, 0.0, draw_value, greedy, scratch)
     best_value, best_greedy = -np.inf, -np.inf
     for i in range(count):
         best_value = max(best_value, values[i])

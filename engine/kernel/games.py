@@ -50,8 +50,8 @@ def policy_action(policy, state, rules, stream, legal, values, unseen, scratch, 
         apprentice_scores(state, rules, unseen, legal, count, values, scratch, mind)
         return pick_best(legal, mind.scores, count, stream)
     unseen_by(state, rules, state[TO_MOVE], unseen)
-    action_values_in(state, rules, unseen, legal, count, policy == HEURISTIC, np.nan, values,
-                     scratch)  # fmt: skip
+    weight = 1.0 if policy == HEURISTIC else 0.0
+    action_values_in(state, rules, unseen, legal, count, weight, np.nan, values, scratch)
     return pick_best(legal, values, count, stream)
 
 

@@ -320,17 +320,21 @@ def scan_position(state, rules, scratch) -> None:
 
 
 @kernel
-def action_values(state, rules, unseen, legal, count, heuristic, draw_value, values) -> None:
-    """The value of each of the first `count` legal actions of the seat to move, into `values`
-    (a NaN `draw_value`: a draw's expectation is computed). `state` is the seat's view: it
-    reads the board, gold, castles, its own starting tile and drawn tile, and `unseen`."""
+def action_values(state, rules, unseen, legal, count, outlook_weight, draw_value, values) -> None:
+    """The value of each of the first `count` legal actions of the seat to move, into `values`:
+    greedy's margin plus `outlook_weight` (a float, 1.0 for the heuristic, 0.0 for greedy) times
+    the heuristic's outlook (a NaN `draw_value`: a draw's expectation is computed). `state` is
+    the seat's view: it reads the board, gold, castles, its own starting tile and drawn tile,
+    and `unseen`."""
     scratch = policy_scratch(rules)
-    action_values_in(state, rules, unseen, legal, count, heuristic, draw_value, values, scratch)
+    action_values_in(
+        state, rules, unseen, legal, count, outlook_weight, draw_value, values, scratch
+    )
 
 
 @helper
 def action_values_in(
-    state, rules, unseen, legal, count, heuristic, draw_value, values, scratch
+    state, rules, unseen, legal, count, outlook_weight, draw_value, values, scratch
 ) -> None:
     """`action_values`, working in `scratch` (`policy_scratch`'s arrays) rather than in arrays
     of its own: a batch of games values its positions without allocating."""
@@ -340,11 +344,12 @@ def action_values_in(
     of, base, totals, gains = scratch.of, scratch.base, scratch.totals, scratch.gains
     scan_position(state, rules, scratch)
     wizard = wizard_cell(board, rules)
+    heuristic = outlook_weight != 0.0
     expected = expected_fill(state, rules, unseen) if heuristic else 0.0
     empties = 0
     for cell in range(board.shape[0]):
         empties += board[cell] == 0
-    hold = HOLD_PER_EMPTY * (empties - 2 * players) if heuristic else 0.0
+    hold = outlook_weight * HOLD_PER_EMPTY * (empties - 2 * players)
     for i in range(count):
         action = legal[i]
         block = action_block(rules, action)
@@ -356,7 +361,10 @@ def action_values_in(
             value = margin(totals, gains, seat, players)
             if heuristic:
                 rank = block - CASTLE_1 + 1
-                value += castle_outlook(scratch, at, rank, effective, state[EPOCH], False, expected)
+                outlook = castle_outlook(
+                    scratch, at, rank, effective, state[EPOCH], False, expected
+                )
+                value += outlook_weight * outlook
         elif block == START or block == PLACE_DRAWN:
             tile = state[held_at(rules, seat)] if block == START else state[PENDING]
             placement_gains(board, rules, at, tile, wizard, scratch)

@@ -213,7 +213,7 @@ def order_values(state, rules, count, value_draw, scratch) -> None:
     unseen, legal, values = scratch.unseen, scratch.legal, scratch.values
     unseen_by(state, rules, state[TO_MOVE], unseen)
     draw_value = np.nan if value_draw else 1e18
-    action_values_in(state, rules, unseen, legal, count, True, draw_value, values, scratch.valuing)
+    action_values_in(state, rules, unseen, legal, count, 1.0, draw_value, values, scratch.valuing)
 
 
 @kernel

@@ -381,7 +381,7 @@ def test_greedy_places_a_hazard_in_the_leaders_lines() -> None:
     legal = np.array(play.legal_action_list(packed, tables), dtype=np.int64)
     values = np.zeros(len(legal), dtype=np.float64)
     unseen = table(tables, FULL_SUPPLY_AT, (tables[TILE_CODES],)).copy()
-    action_values(packed, tables, unseen, legal, len(legal), False, np.nan, values)
+    action_values(packed, tables, unseen, legal, len(legal), 0.0, np.nan, values)
 
     def near(cell: int) -> set[int]:
         lines = set(geo.lines_through(cell))
