@@ -82,8 +82,10 @@ def review_agreement(games: int = 5) -> float:
     of mixed tables (strong, heuristic, greedy) at the default budget."""
     agreed = moves = 0
     for number in range(games):
-        seated = [make_agent(name, f"{number}:{seat}")
-                  for seat, name in enumerate(("heuristic", "greedy", "strong"))]  # fmt: skip
+        seated = [
+            make_agent(name, f"{number}:{seat}")
+            for seat, name in enumerate(("heuristic", "greedy", "strong"))
+        ]
         game = play_game(Game(3), seated, seed=number + 10)
         first, second = (move_reviews(game.game, game.history, seed=seed) for seed in (1, 2))
         agreed += sum(a.quality == b.quality for a, b in zip(first, second, strict=True))

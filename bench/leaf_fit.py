@@ -66,11 +66,17 @@ def collect(players: int, games: int) -> Positions:
                     for seat in range(players)
                 ]
                 search.leaf_win_shares(state, rules, reward, unseen, scratch)
-                turns.append((
-                    board, projected - board, held, search.cells_left(state, rules),
-                    rules[EPOCHS] - state[EPOCH], search.reserve_share(state, rules),
-                    reward.copy(),
-                ))  # fmt: skip
+                turns.append(
+                    (
+                        board,
+                        projected - board,
+                        held,
+                        search.cells_left(state, rules),
+                        rules[EPOCHS] - state[EPOCH],
+                        search.reserve_share(state, rules),
+                        reward.copy(),
+                    )
+                )
             play.apply_action(state, rules, int(action))
         final = np.array([state[gold_at(rules, seat)] for seat in range(players)])
         won = (final == final.max()) / (final == final.max()).sum()

@@ -20,8 +20,10 @@ def export_csv(frame: pl.DataFrame, title: str, description: str, count: int, sa
     """The table as CSV, its context repeated on every row in the last columns: what it is
     (`table`), its filters, play level first (`filters`), and its sample (`sample_size`, and
     `sample` in words)."""
-    context = [pl.lit(value).alias(name) for name, value in
-               zip(CONTEXT_COLUMNS, (title, description, count, sample), strict=True)]  # fmt: skip
+    context = [
+        pl.lit(value).alias(name)
+        for name, value in zip(CONTEXT_COLUMNS, (title, description, count, sample), strict=True)
+    ]
     return frame.with_columns(context).write_csv()
 
 

@@ -16,9 +16,14 @@ def accuracy_trend(games: pl.DataFrame) -> alt.Chart:
     )
     games_layer = base.mark_point(filled=True).encode(
         y=alt.Y("accuracy:Q", title="accuracy (0–100)", scale=alt.Scale(domain=[0, 100])),
-        tooltip=["game_id:N", "created:T", alt.Tooltip("accuracy:Q", format=".1f"),
-                 alt.Tooltip("result:Q", format=".2f"), alt.Tooltip("luck:Q", format="+.3f")],
-    )  # fmt: skip
+        tooltip=[
+            "game_id:N",
+            "created:T",
+            alt.Tooltip("accuracy:Q", format=".1f"),
+            alt.Tooltip("result:Q", format=".2f"),
+            alt.Tooltip("luck:Q", format="+.3f"),
+        ],
+    )
     running = base.mark_line(color="gray").encode(y="mean so far:Q")
     return games_layer + running
 
@@ -45,7 +50,12 @@ def strength_ladder(rungs: pl.DataFrame) -> alt.Chart:
     )
     means = base.mark_point(filled=True, size=80).encode(
         x="mean:Q",
-        tooltip=["name:N", "games:Q", alt.Tooltip("mean:Q", format=".1f"),
-                 alt.Tooltip("low:Q", format=".1f"), alt.Tooltip("high:Q", format=".1f")],
-    )  # fmt: skip
+        tooltip=[
+            "name:N",
+            "games:Q",
+            alt.Tooltip("mean:Q", format=".1f"),
+            alt.Tooltip("low:Q", format=".1f"),
+            alt.Tooltip("high:Q", format=".1f"),
+        ],
+    )
     return intervals + means

@@ -73,8 +73,10 @@ class Upload:
 def import_texts(files: Sequence[tuple[str, bytes]]) -> Upload:
     """Import records given as (file name, contents): the good ones enter the lake as
     `recorded`, every bad one is reported `name:line:col: message`."""
-    named = [(Path(name).name or f"upload-{index}.kgn", content)
-             for index, (name, content) in enumerate(files)]  # fmt: skip
+    named = [
+        (Path(name).name or f"upload-{index}.kgn", content)
+        for index, (name, content) in enumerate(files)
+    ]
     games, errors = parse_records(named)
     report = store_records(lake(), [game for _, game in games], errors)
     return Upload(report, tuple((name, game.game_id) for name, game in games))

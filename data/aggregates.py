@@ -289,8 +289,13 @@ def _epochs(batch: _Batch) -> pa.Table:
         else:
             epochs = rolled(numbers("epoch", np.zeros(len(game), dtype=np.int64), pa.int8()))
         seats = Key(owner, owners) if seats_kept else rolled(Key(owner, owners))
-        keys = [take(batch.rules, game), _flag("all_seats", not seats_kept, len(game)),
-                _flag("all_epochs", not epochs_kept, len(game)), seats, epochs]  # fmt: skip
+        keys = [
+            take(batch.rules, game),
+            _flag("all_seats", not seats_kept, len(game)),
+            _flag("all_epochs", not epochs_kept, len(game)),
+            seats,
+            epochs,
+        ]
         tables.append(_aggregate("agg_epochs", keys, [count, count**2]))
     return pa.concat_tables(tables)
 
@@ -309,8 +314,10 @@ def _scores(batch: _Batch) -> pa.Table:
     low = value.min(initial=0)
     metric = np.repeat([0, 1, 2], [len(final), len(final), int((margin >= 0).sum())])
     keys = batch.owner_keys(seat)
-    keys += [key("metric", metric, ["final_gold", "margin", "victory_margin"]),
-             numbers("value", value - low, pa.int16(), low)]  # fmt: skip
+    keys += [
+        key("metric", metric, ["final_gold", "margin", "victory_margin"]),
+        numbers("value", value - low, pa.int16(), low),
+    ]
     return _aggregate("agg_scores", keys, [])
 
 
@@ -365,8 +372,11 @@ def _by_game(
     one = np.zeros(len(rules.codes), dtype=np.int64)  # the code of a key of one value
     fine_keys = [rules, *rollable, *(k for _, k in scopes)]
     fine, fine_rows, fine_counts = number_groups(*combined(fine_keys, rows))
-    flags = {(i, k): Key(one, pa.table({f"all_{i}": [not k]})) for i in range(len(rollable))
-             for k in (True, False)}  # fmt: skip
+    flags = {
+        (i, k): Key(one, pa.table({f"all_{i}": [not k]}))
+        for i in range(len(rollable))
+        for k in (True, False)
+    }
     patterns: list[tuple[list[Key], np.ndarray, int, int]] = []  # keys, a row a group, where
     groups_of, offset, seat_pairs = [], 0, []  # each fine group's groups; the patterns by seat
     for scope, cells in scopes:
@@ -390,8 +400,16 @@ def _by_game(
     for seat_kept, seat_rolled in seat_pairs:
         partner[group_of[:, seat_kept]] = group_of[:, seat_rolled]
     alike_patterns = np.array([kept for kept, _ in seat_pairs])
-    squares = game_sums(batch.move_game[rows], fine, group_of, offset, row_values,
-                        batch.seats_alike, alike_patterns, partner)  # fmt: skip
+    squares = game_sums(
+        batch.move_game[rows],
+        fine,
+        group_of,
+        offset,
+        row_values,
+        batch.seats_alike,
+        alike_patterns,
+        partner,
+    )
     # the sums over rows: by fine group, then into each group of every pattern
     by_fine = [np.bincount(fine, v, len(fine_rows)) for v in (*values, *plain)]
     fine_sums = np.vstack([fine_counts, *by_fine])
@@ -400,8 +418,10 @@ def _by_game(
     for v in range(len(values)):  # Σ S_g, Σ S_g², Σ S_g n_g
         columns += [sums[1 + v], squares[2 + 2 * v], squares[3 + 2 * v]]
     totals = np.vstack([*columns, *sums[1 + len(values) :]])
-    parts = [(keys, rows[chosen], totals[0, at : at + size], totals[1:, at : at + size])
-             for keys, chosen, at, size in patterns]  # fmt: skip
+    parts = [
+        (keys, rows[chosen], totals[0, at : at + size], totals[1:, at : at + size])
+        for keys, chosen, at, size in patterns
+    ]
     return stacked_table(aggregate_schemas()[name], parts)
 
 
@@ -456,9 +476,13 @@ def _games(batch: _Batch) -> pa.Table:
     epoch = batch.epoch_scores["epoch"].to_numpy().astype(np.int64)
     epochs = max(int(epoch.max(initial=0)), 3) + 1  # epochs 1-3 at least: comebacks, leaders
     leads, last = _standings(
-        batch.game_of(batch.epoch_scores), epoch, batch.letter(batch.epoch_scores),
-        batch.epoch_scores["gold_after"].to_numpy(), count, epochs,
-    )  # fmt: skip
+        batch.game_of(batch.epoch_scores),
+        epoch,
+        batch.letter(batch.epoch_scores),
+        batch.epoch_scores["gold_after"].to_numpy(),
+        count,
+        epochs,
+    )
     present = leads > 0
     kept_lead = (leads[:, 1:] & leads[:, :-1]) > 0  # a seat leads after an epoch and the next
     changes = (present[:, 1:] & present[:, :-1] & ~kept_lead).sum(axis=1)
@@ -481,15 +505,22 @@ def _games(batch: _Batch) -> pa.Table:
     comeback = np.zeros(count, dtype=np.int64)
     np.bitwise_or.at(comeback, seat_game, ((batch.win_share > 0) & early_last).astype(np.int64))
 
-    plies = _move_counts(batch.move_game, batch.epoch, batch.kind.codes,
-                         batch.moves["legal_actions"].to_numpy(), count)  # fmt: skip
+    plies = _move_counts(
+        batch.move_game,
+        batch.epoch,
+        batch.kind.codes,
+        batch.moves["legal_actions"].to_numpy(),
+        count,
+    )
 
     whole = present.any(axis=1) & np.isfinite(victory_margin) & (plies[:, :4].sum(axis=1) > 0)
     kept = np.nonzero(whole)[0]  # games with scores, seats and moves, as the SQL's joins
     keys = [take(batch.rules, kept)]
-    keys += [key("agents", line_up_codes[kept], line_up_names),
-             numbers("lead_changes", changes[kept], pa.int8()),
-             key("comeback", comeback[kept], [False, True])]  # fmt: skip
+    keys += [
+        key("agents", line_up_codes[kept], line_up_names),
+        numbers("lead_changes", changes[kept], pa.int8()),
+        key("comeback", comeback[kept], [False, True]),
+    ]
     sums = [batch.games["plies"].to_numpy()[kept].astype(np.float64)]
     sums += [plies[kept, column].astype(np.float64) for column in (1, 2, 3, 4, 5)]
     sums += [victory_margin[kept], (victory_margin[kept] < 5).astype(np.float64)]
@@ -545,15 +576,19 @@ def _position_gaps(batch: _Batch) -> pa.Table:
     np.add.at(shares, (batch.seat_game, position), batch.win_share)
     seated = np.zeros(count, dtype=bool)
     seated[batch.seat_game] = True
-    pairs = [(np.nonzero(seated & (batch.players >= second))[0], first, second)
-             for first, second in POSITION_PAIRS]  # fmt: skip
+    pairs = [
+        (np.nonzero(seated & (batch.players >= second))[0], first, second)
+        for first, second in POSITION_PAIRS
+    ]
     games = np.concatenate([rows for rows, _, _ in pairs])
     first = np.concatenate([np.full(len(rows), a) for rows, a, _ in pairs])
     second = np.concatenate([np.full(len(rows), b) for rows, _, b in pairs])
     gap = shares[games, first] - shares[games, second]
     keys = [take(batch.rules, games)]
-    keys += [numbers("first_position", first - 1, pa.int8(), 1),
-             numbers("second_position", second - 2, pa.int8(), 2)]  # fmt: skip
+    keys += [
+        numbers("first_position", first - 1, pa.int8(), 1),
+        numbers("second_position", second - 2, pa.int8(), 2),
+    ]
     return _aggregate("agg_position_gaps", keys, [gap, gap**2])
 
 
@@ -575,12 +610,15 @@ def _head_to_head(batch: _Batch) -> pa.Table:
         score = (gold[mine] > gold[theirs]) + 0.5 * (gold[mine] == gold[theirs])
         pairs.append((games[mixed], agent[mine], agent[theirs], score))
     game, mine, theirs, score = (np.concatenate(column) for column in zip(*pairs, strict=True))
-    found, per_game = np.unique((game * len(agents) + mine) * len(agents) + theirs,
-                                return_inverse=True)  # fmt: skip
+    found, per_game = np.unique(
+        (game * len(agents) + mine) * len(agents) + theirs, return_inverse=True
+    )
     mean = np.bincount(per_game, score) / np.bincount(per_game)
     keys = [take(batch.rules, found // len(agents) ** 2)]
-    keys += [key("agent", found // len(agents) % len(agents), agents),
-             key("opponent", found % len(agents), agents)]  # fmt: skip
+    keys += [
+        key("agent", found // len(agents) % len(agents), agents),
+        key("opponent", found % len(agents), agents),
+    ]
     return _aggregate("agg_head_to_head", keys, [mean])
 
 

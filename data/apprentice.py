@@ -86,8 +86,9 @@ def game_decisions_of(games: pl.DataFrame) -> dict[int, Decisions]:
         candidates = np.zeros(len(listed) + 1, dtype=np.int64)
         chosen = np.zeros(len(listed), dtype=np.int64)
         learner = np.ones(players, dtype=np.int64)
-        count = game_decisions(play.new_state(rules), rules, listed, learner, features,
-                               candidates, chosen)  # fmt: skip
+        count = game_decisions(
+            play.new_state(rules), rules, listed, learner, features, candidates, chosen
+        )
         parts[players].append(
             Decisions(
                 features[: candidates[count]].astype(np.float32),
@@ -160,8 +161,9 @@ def cheapest_as_strong(
     """The best strength per millisecond: the fastest model whose win share against the
     heuristic is not measurably below the strongest's (their 95% intervals overlap)."""
     strongest = max(figures.vs_heuristic[0] for _, figures in results)
-    floor = max(figures.vs_heuristic[1] for _, figures in results if
-                figures.vs_heuristic[0] == strongest)  # fmt: skip
+    floor = max(
+        figures.vs_heuristic[1] for _, figures in results if figures.vs_heuristic[0] == strongest
+    )
     alike = [pair for pair in results if pair[1].vs_heuristic[2] >= floor]
     return max(alike, key=lambda pair: pair[1].games_per_s)
 

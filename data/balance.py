@@ -13,8 +13,13 @@ import polars as pl
 
 RESAMPLES = 4000
 SEED = 35  # fixed: the same games always give the same interval
-COLUMNS = {"players": pl.Int64, "games": pl.Int64, "balance": pl.Float64,
-           "balance_low": pl.Float64, "balance_high": pl.Float64}  # fmt: skip
+COLUMNS = {
+    "players": pl.Int64,
+    "games": pl.Int64,
+    "balance": pl.Float64,
+    "balance_low": pl.Float64,
+    "balance_high": pl.Float64,
+}
 
 
 def bootstrap_balance(outcomes: np.ndarray, games: np.ndarray) -> tuple[float, float, float]:
@@ -40,6 +45,7 @@ def balance_by_players(outcomes: pl.DataFrame) -> pl.DataFrame:
         games = part["games"].to_numpy().astype(np.float64)
         value, low, high = bootstrap_balance(shares, games)
         alone = games.sum() < 2
-        rows.append((players, int(games.sum()), value, None if alone else low,
-                     None if alone else high))  # fmt: skip
+        rows.append(
+            (players, int(games.sum()), value, None if alone else low, None if alone else high)
+        )
     return pl.DataFrame(rows, schema=COLUMNS, orient="row").sort("players")

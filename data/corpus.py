@@ -48,8 +48,17 @@ SCHEMA = pa.schema(
     ]
 )
 # A header's part: each field and its JSON type.
-PART_FIELDS = {"seed": int, "players": list, "agents": list, "edition": str, "variant": str,
-               "games": int, "last_index": int, "finished": str, "command": str}  # fmt: skip
+PART_FIELDS = {
+    "seed": int,
+    "players": list,
+    "agents": list,
+    "edition": str,
+    "variant": str,
+    "games": int,
+    "last_index": int,
+    "finished": str,
+    "command": str,
+}
 LONGEST_CYCLE = 64  # the most player counts or agents a simulate plan is taken to cycle through
 HASHED = "sha256"  # the header's field holding the hash (of the games file, then the header)
 
@@ -503,11 +512,12 @@ def levels_by_players(corpus: Corpus) -> pl.DataFrame:
     columns = corpus.games.select(["players", "line_up"]).to_pydict()
     seats = pa.table(
         {
-            "game_id": [row for row, line_up in enumerate(columns["line_up"])
-                        for _ in line_up.split(",")],
+            "game_id": [
+                row for row, line_up in enumerate(columns["line_up"]) for _ in line_up.split(",")
+            ],
             "agent": [agent for line_up in columns["line_up"] for agent in line_up.split(",")],
         }
-    )  # fmt: skip
+    )
     games = pa.table({"game_id": range(corpus.games.num_rows), "players": columns["players"]})
     con = duckdb.connect(":memory:")
     con.from_arrow(seats).create("corpus_seats")

@@ -88,8 +88,10 @@ def unlisted_damage(lake: Lake, unlisted: list[tuple[str, int]]) -> list[Damage]
     """The batches on disk the manifest does not list (or the manifest missing), as damage."""
     if not unlisted:
         return []
-    return [Damage(str(file), f"{problem}; {REPAIR_HINT}") for file, problem in
-            lake.unlisted_problems(unlisted)]  # fmt: skip
+    return [
+        Damage(str(file), f"{problem}; {REPAIR_HINT}")
+        for file, problem in lake.unlisted_problems(unlisted)
+    ]
 
 
 def count_damage(lake: Lake, batch: Batch, checked: BatchCheck) -> list[Damage]:

@@ -44,8 +44,9 @@ def repair_lake(lake: Lake) -> Repair:
     with lake.locked():
         manifest, found = _readable_manifest(lake)
         listed = [Batch(**entry) for entry in manifest["batches"]]
-        checks = {(b.source, b.batch_id): check_batch(lake, b.source, b.batch_id, schemas)
-                  for b in listed}  # fmt: skip
+        checks = {
+            (b.source, b.batch_id): check_batch(lake, b.source, b.batch_id, schemas) for b in listed
+        }
         for batch in listed:
             checked = checks[batch.source, batch.batch_id]
             found += [*checked.damage, *count_damage(lake, batch, checked)]

@@ -121,9 +121,13 @@ class PlayedGames:
 
     @classmethod
     def played(
-        cls, players: int, rules: RuleSet, kernel: KernelGames, seeds: np.ndarray,
+        cls,
+        players: int,
+        rules: RuleSet,
+        kernel: KernelGames,
+        seeds: np.ndarray,
         agents: Sequence[str],
-    ) -> PlayedGames:  # fmt: skip
+    ) -> PlayedGames:
         """The games the kernel played from `seeds`, all with these rules and agents."""
         count = len(seeds)
         actions, ends = kernel.actions.tobytes(), kernel.offsets.tolist()
@@ -147,8 +151,9 @@ class PlayedGames:
         if not parts:
             return cls.of([])
         distinct = list(dict.fromkeys(chain.from_iterable(p.setups.distinct for p in parts)))
-        codes = [np.array([distinct.index(s) for s in p.setups.distinct])[p.setups.code]
-                 for p in parts]  # fmt: skip
+        codes = [
+            np.array([distinct.index(s) for s in p.setups.distinct])[p.setups.code] for p in parts
+        ]
         lengths = np.concatenate([np.diff(p.offsets) for p in parts])
         line_ups = np.cumsum([0] + [len(p.line_ups) for p in parts[:-1]])  # before each part
         return cls(

@@ -125,7 +125,7 @@ def _reviewed(review: pl.DataFrame, held: list[str], results: list[float]) -> di
         **{
             column: sum(luck[column].to_list()) / len(held)
             for column in ("luck", "skill", "adjusted")
-        },  # fmt: skip
+        },
         "moves": sum(accuracy["moves"].to_list()),
         **{column: sum(accuracy[column].to_list()) for column in COUNTED},
     }

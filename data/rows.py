@@ -195,8 +195,17 @@ def _moves_table(ids, turns: ReplayedTurns, players, board, scores: BoardScores)
     row_gold, column_gold = (
         facts.castle_gold(base, rank) for base in (scores.row_base, scores.column_base)
     )
-    _placement_values(turns.kind, turns.cell, board, players[turns.game], rank, row_gold,
-                      column_gold, scores.impacts, values)  # fmt: skip
+    _placement_values(
+        turns.kind,
+        turns.cell,
+        board,
+        players[turns.game],
+        rank,
+        row_gold,
+        column_gold,
+        scores.impacts,
+        values,
+    )
     return _table(
         "moves",
         [
@@ -209,8 +218,7 @@ def _moves_table(ids, turns: ReplayedTurns, players, board, scores: BoardScores)
 
 
 @numba.njit(cache=True)
-def _placement_values(kind, cell, board_row, players, rank, row_gold, column_gold, impacts,
-                      values):  # fmt: skip
+def _placement_values(kind, cell, board_row, players, rank, row_gold, column_gold, impacts, values):
     """What every placement scored on its epoch's final board, stored as data/schema.py says:
     a castle's row and column gold (+ offset) and effective rank, a tile's impact on each
     seated player (+ offset)."""

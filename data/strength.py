@@ -146,8 +146,12 @@ def agent_accuracies(lake: Lake, budget: int, seed: int) -> dict[str, list[float
         review = load_review(lake, int(str(game_id)), budget, seed)
         if review is None:
             continue
-        scores = dict(seat_accuracy(review).filter(pl.col("epoch").is_null()).select(
-            "seat", "accuracy").iter_rows())  # fmt: skip
+        scores = dict(
+            seat_accuracy(review)
+            .filter(pl.col("epoch").is_null())
+            .select("seat", "accuracy")
+            .iter_rows()
+        )
         for (agent,), rows in held.group_by("agent"):
             values = [scores[s] for s in rows["seat"].to_list() if scores.get(s) is not None]
             if values:

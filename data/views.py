@@ -198,8 +198,9 @@ def _sql_value(value: str | int) -> str:
 
 def _sql_rows(rows) -> str:
     """Rows for a VALUES list: each a tuple of strings, integers and None (NULL)."""
-    return ", ".join("(" + ", ".join("NULL" if v is None else _sql_value(v) for v in row) + ")"
-                     for row in rows)  # fmt: skip
+    return ", ".join(
+        "(" + ", ".join("NULL" if v is None else _sql_value(v) for v in row) + ")" for row in rows
+    )
 
 
 def _piece_rows() -> list[tuple[int, str, str, int | None]]:

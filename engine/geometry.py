@@ -65,8 +65,9 @@ class Geometry:
     def mirror_images(self, cell: int) -> frozenset[int]:
         """The cell and its images under left-right and top-bottom reflection of the board (each
         maps rows to rows, columns to columns and neighbours to neighbours)."""
-        return frozenset({cell, self.mirrored(cell), self.flipped(cell),
-                          self.flipped(self.mirrored(cell))})  # fmt: skip
+        return frozenset(
+            {cell, self.mirrored(cell), self.flipped(cell), self.flipped(self.mirrored(cell))}
+        )
 
 
 @cache

@@ -30,10 +30,14 @@ def one_by_one(games: PlayedGames) -> list[PlayedGame]:
     """A batch of simulated games as single games (no tags, every starting tile seen)."""
     seeds, ends = games.seeds.to_pylist(), games.offsets
     return [
-        PlayedGame(*games.setups.distinct[setup], games.actions[ends[g] : ends[g + 1]],
-                   *games.line_ups[games.line_up[g]], seeds[g])
+        PlayedGame(
+            *games.setups.distinct[setup],
+            games.actions[ends[g] : ends[g + 1]],
+            *games.line_ups[games.line_up[g]],
+            seeds[g],
+        )
         for g, setup in enumerate(games.setups.code)
-    ]  # fmt: skip
+    ]
 
 
 def scratch_lake(folder: Path) -> Lake:

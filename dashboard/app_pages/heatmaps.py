@@ -334,9 +334,15 @@ if lake_has_games():
                 continue
             size = sample(metric, board)
             cell = draw_board(
-                metric, metric_name, side_filters.describe(), size, side, board, spread,
+                metric,
+                metric_name,
+                side_filters.describe(),
+                size,
+                side,
+                board,
+                spread,
                 compared=len(sides) > 1,
-            )  # fmt: skip
+            )
             if cell:
                 clicked.append(cell)
     if len(sides) > 1 and all(board["observations"].sum() > 0 for board in boards):
@@ -345,9 +351,15 @@ if lake_has_games():
         description = f"{sides[0][1].describe()} − {sides[1][1].describe()}"
         size = " and ".join(sample(metric, board) for board in boards)
         cell = draw_board(
-            metric, f"{metric_name}, difference", description, size, "difference", difference,
-            colour_spread([difference]), "0, where the two boards agree",
-        )  # fmt: skip
+            metric,
+            f"{metric_name}, difference",
+            description,
+            size,
+            "difference",
+            difference,
+            colour_spread([difference]),
+            "0, where the two boards agree",
+        )
         if cell:
             clicked.append(cell)
     if clicked:

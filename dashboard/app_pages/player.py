@@ -113,7 +113,7 @@ def summary(record: PlayerRecord) -> None:
                     ".3f",
                 ),
             ]
-        )  # fmt: skip
+        )
     )
     costly = habits(record).head(HABITS_SHOWN)
     if costly.height:
@@ -145,9 +145,16 @@ def games_over_time(record: PlayerRecord) -> None:
         st.altair_chart(accuracy_trend(record.games), use_container_width=True)
         st.caption("Each reviewed game's accuracy by date; the line is the mean so far.")
     shown = record.games.select(
-        "created", "game_id", "players", "result", "reviewed", "accuracy", "luck", "skill",
+        "created",
+        "game_id",
+        "players",
+        "result",
+        "reviewed",
+        "accuracy",
+        "luck",
+        "skill",
         "adjusted",
-    ).sort("created", descending=True)  # fmt: skip
+    ).sort("created", descending=True)
     st.dataframe(
         shown,
         hide_index=True,
@@ -192,18 +199,29 @@ def strength(found: Strength, player: str) -> None:
         by_accuracy = found.by_accuracy.text(".1f")
     st.markdown(f"By accuracy: **{plain(by_accuracy)}**.")
     rows = [
-        {"name": r.agent, "who": "agent", "games": r.games, "mean": r.mean,
-         "low": r.interval[0] if r.interval else None,
-         "high": r.interval[1] if r.interval else None}
+        {
+            "name": r.agent,
+            "who": "agent",
+            "games": r.games,
+            "mean": r.mean,
+            "low": r.interval[0] if r.interval else None,
+            "high": r.interval[1] if r.interval else None,
+        }
         for r in found.accuracy_ladder
-    ]  # fmt: skip
+    ]
     if found.by_accuracy is not None:
         own = found.by_accuracy
         low, high = own.interval or (None, None)
         rows.append(
-            {"name": player, "who": "player", "games": own.games, "mean": own.mean, "low": low,
-             "high": high}
-        )  # fmt: skip
+            {
+                "name": player,
+                "who": "player",
+                "games": own.games,
+                "mean": own.mean,
+                "low": low,
+                "high": high,
+            }
+        )
     ladder = pl.DataFrame(rows, schema=LADDER_SCHEMA)
     if any(rung.games for rung in found.accuracy_ladder):
         st.altair_chart(strength_ladder(ladder), use_container_width=True)

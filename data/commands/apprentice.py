@@ -47,44 +47,67 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "strongest, with the record of how it was made.",
     )
     train.add_argument(
-        "--games", type=whole_number, default=0, metavar="N",
+        "--games",
+        type=whole_number,
+        default=0,
+        metavar="N",
         help="strong games to play first (default 0: learn from what is there; about 5 s "
         "a game on one core)",
-    )  # fmt: skip
+    )
     train.add_argument(
-        "--seed", type=whole_number, default=1, metavar="S",
+        "--seed",
+        type=whole_number,
+        default=1,
+        metavar="S",
         help="the games' plan seed, and the fit's and the measure's (default 1)",
-    )  # fmt: skip
+    )
     train.add_argument(
-        "--teacher", default=TEACHER, metavar="AGENT",
+        "--teacher",
+        default=TEACHER,
+        metavar="AGENT",
         help=f"the agent learned from, at every seat of its games (default {TEACHER})",
-    )  # fmt: skip
+    )
     train.add_argument(
-        "--no-corpus", action="store_true",
+        "--no-corpus",
+        action="store_true",
         help="learn only from the lake's games, not also from the shipped corpus's",
-    )  # fmt: skip
+    )
     train.add_argument(
-        "--hidden", type=_sizes, default=HIDDEN_SIZES, metavar="W,W",
+        "--hidden",
+        type=_sizes,
+        default=HIDDEN_SIZES,
+        metavar="W,W",
         help="the model sizes to compare: hidden units, 0 for a linear model (default "
         f"{','.join(map(str, HIDDEN_SIZES))})",
-    )  # fmt: skip
+    )
     train.add_argument(
-        "--passes", type=whole_number, default=PASSES, metavar="N",
+        "--passes",
+        type=whole_number,
+        default=PASSES,
+        metavar="N",
         help=f"passes over the decisions (default {PASSES})",
-    )  # fmt: skip
+    )
     train.add_argument(
-        "--measure-games", type=whole_number, default=MEASURE_GAMES, metavar="N",
+        "--measure-games",
+        type=whole_number,
+        default=MEASURE_GAMES,
+        metavar="N",
         help=f"2-player games a pairing when measuring (default {MEASURE_GAMES})",
-    )  # fmt: skip
+    )
     train.add_argument(
-        "--out", type=Path, default=WEIGHTS, metavar="FILE",
+        "--out",
+        type=Path,
+        default=WEIGHTS,
+        metavar="FILE",
         help="the weights file to write (default: the shipped one)",
-    )  # fmt: skip
+    )
     train.add_argument(
-        "--workers", default="auto", metavar="N",
+        "--workers",
+        default="auto",
+        metavar="N",
         help="processes playing the games, or with --cluster local its Dask workers "
         "(default: all cores)",
-    )  # fmt: skip
+    )
     add_cluster_argument(train)
     add_lake_argument(train)
     info = actions.add_parser("info", help="how a weights file was made, and what it measured")
@@ -109,10 +132,19 @@ def _train(args: argparse.Namespace) -> int:
     workers = cluster_workers(args)
     with cluster_executor(args, workers) as executor:
         done = train(
-            lake, args.out, games=args.games, seed=args.seed, corpus=corpus, workers=workers,
-            executor=executor, hidden_sizes=args.hidden, passes=args.passes,
-            measure_games=args.measure_games, teacher=args.teacher, say=_say,
-        )  # fmt: skip
+            lake,
+            args.out,
+            games=args.games,
+            seed=args.seed,
+            corpus=corpus,
+            workers=workers,
+            executor=executor,
+            hidden_sizes=args.hidden,
+            passes=args.passes,
+            measure_games=args.measure_games,
+            teacher=args.teacher,
+            say=_say,
+        )
     print(
         f"wrote {args.out}: hidden {done.kept}, in {done.total_s:.0f} s (games "
         f"{done.generate_s:.0f} s, decisions {done.describe_s:.0f} s, the rest fitting and "
@@ -137,8 +169,10 @@ def _info(args: argparse.Namespace) -> int:
     print(
         f"{args.file}: hidden {weights.hidden}, made {made.get('made_at')} at {made.get('commit')}"
     )
-    print(f"learned from {made.get('games')} games of {made.get('teacher')} (by player count), "
-          f"{made.get('decisions')} decisions, in {made.get('training_s')} s")  # fmt: skip
+    print(
+        f"learned from {made.get('games')} games of {made.get('teacher')} (by player count), "
+        f"{made.get('decisions')} decisions, in {made.get('training_s')} s"
+    )
     for figures in made.get("measured", []):
         share, low, high = figures["vs_heuristic"]
         print(

@@ -28,6 +28,14 @@ class ApprenticeAgent:
             return int(legal[0])
         mind = apprentice.new_mind(view.rules, self.model)
         values = np.zeros(mind.scores.shape[0], dtype=np.float64)
-        apprentice.apprentice_scores(view.state, view.rules, view.unseen.copy(), legal, len(legal),
-                                     values, policies.policy_scratch(view.rules), mind)  # fmt: skip
+        apprentice.apprentice_scores(
+            view.state,
+            view.rules,
+            view.unseen.copy(),
+            legal,
+            len(legal),
+            values,
+            policies.policy_scratch(view.rules),
+            mind,
+        )
         return int(policies.pick_best(legal, mind.scores, len(legal), self.stream))

@@ -106,9 +106,18 @@ class Searcher:
         forced = np.array(list(include) or [-1], dtype=np.int64)
         out = search.new_root_stats(actions)
         count = search.search(
-            root, work, rules, holds, self.iterations, seed, self.settings, self.model, tree,
-            forced, out,
-        )  # fmt: skip
+            root,
+            work,
+            rules,
+            holds,
+            self.iterations,
+            seed,
+            self.settings,
+            self.model,
+            tree,
+            forced,
+            out,
+        )
         found, visits, values = out
         searched = [k for k in range(count) if visits[k] > 0]
         return StrongResult(
@@ -125,8 +134,16 @@ class Searcher:
         every action alike, one row a deal (engine/kernel/search.py deal_values)."""
         rules, root, holds = kernel_position(observation)
         out = np.zeros((deals, len(actions)), dtype=np.float64)
-        search.deal_values(root, play.new_state(rules), rules, holds,
-                           np.array(actions, dtype=np.int64), seed, self.settings, out)  # fmt: skip
+        search.deal_values(
+            root,
+            play.new_state(rules),
+            rules,
+            holds,
+            np.array(actions, dtype=np.int64),
+            seed,
+            self.settings,
+            out,
+        )
         return out
 
 

@@ -72,8 +72,18 @@ def policy_games(
     policies = np.array([POLICIES[name] for name in seats], dtype=np.int64)
     if model is None:
         model = shipped_model() if "apprentice" in seats else no_model()
-    games.play_games(play.new_state(tables), tables, policies, model, seeds.astype(np.uint64),
-                     longest, actions, offsets, gains, epochs)  # fmt: skip
+    games.play_games(
+        play.new_state(tables),
+        tables,
+        policies,
+        model,
+        seeds.astype(np.uint64),
+        longest,
+        actions,
+        offsets,
+        gains,
+        epochs,
+    )
     return KernelGames(actions[: offsets[-1]], offsets, gains.reshape(count, -1, SEATS), epochs)
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import NamedTuple
 
 import numpy as np
 
@@ -84,9 +85,19 @@ class ReplayedTurns:
     gold_before: np.ndarray  # the mover's gold as the turn began
 
 
-TURN_COLUMNS = tuple(ReplayedTurns.__dataclass_fields__)
-TURN_TYPES = (np.int64, np.int8, np.int16, np.int8, np.int8, np.int8, np.int8, np.int8, np.int16,
-              np.int16)  # fmt: skip
+TURN_TYPES = {  # each column's type
+    "game": np.int64,
+    "epoch": np.int8,
+    "ply": np.int16,
+    "turn": np.int8,
+    "seat": np.int8,
+    "kind": np.int8,
+    "cell": np.int8,
+    "piece": np.int8,
+    "legal": np.int16,
+    "gold_before": np.int16,
+}
+TURN_COLUMNS = tuple(TURN_TYPES)
 
 
 @dataclass(frozen=True)
@@ -98,6 +109,17 @@ class Replayed:
     boards: np.ndarray  # (G, E, cells) every epoch's board when it was scored, 0 for empty
     gains: np.ndarray  # (G, E, SEATS) gold each seat gained in each epoch, 0 after the last
     epochs: np.ndarray  # (G,) epochs played
+
+
+class Written(NamedTuple):
+    """The arrays `_replay` writes (G games, E the most epochs, T room for every turn)."""
+
+    columns: tuple  # one (T,) array per TURN_TYPES column
+    deals: np.ndarray  # (G, E, SEATS)
+    boards: np.ndarray  # (G, E, cells)
+    gains: np.ndarray  # (G, E, SEATS)
+    epochs: np.ndarray  # (G,)
+    refused: np.ndarray  # (4,) game, position in its list, ply, action; -1s when none is
 
 
 def replay_games(
@@ -115,39 +137,45 @@ def replay_games(
     rules_rows = np.zeros((len(tables), max((len(t) for t in tables), default=0)), np.int64)
     for row, table in zip(rules_rows, tables, strict=True):
         row[: len(table)] = table
-    states = np.zeros((len(tables), max((int(t[STATE_SIZE]) for t in tables), default=0)),
-                      dtype=np.int64)  # fmt: skip
-    columns = tuple(np.empty(len(actions), dtype) for dtype in TURN_TYPES)  # room for every turn
-    deals = np.zeros((count, epochs, SEATS), dtype=np.int8)
-    boards = np.zeros((count, epochs, cells), dtype=np.int64)
-    gains = np.zeros((count, epochs, SEATS), dtype=np.int64)
-    played = np.zeros(count, dtype=np.int64)
-    refused = np.full(4, -1, dtype=np.int64)  # game, position in its list, ply, action
-    turns = 0
-    if count:
-        turns = _replay(rules_rows, states,
-                        np.asarray(setup, dtype=np.int64), np.asarray(actions, dtype=np.uint8),
-                        np.asarray(offsets, dtype=np.int64), KIND_CODES, columns, deals, boards,
-                        gains, played, refused)  # fmt: skip
-    if refused[0] >= 0:
-        game, position, ply, action = (int(value) for value in refused)
+    states = np.zeros(
+        (len(tables), max((int(t[STATE_SIZE]) for t in tables), default=0)), dtype=np.int64
+    )
+    out = Written(
+        tuple(np.empty(len(actions), dtype) for dtype in TURN_TYPES.values()),
+        np.zeros((count, epochs, SEATS), dtype=np.int8),
+        np.zeros((count, epochs, cells), dtype=np.int64),
+        np.zeros((count, epochs, SEATS), dtype=np.int64),
+        np.zeros(count, dtype=np.int64),
+        np.full(4, -1, dtype=np.int64),
+    )
+    setup = np.asarray(setup, dtype=np.int64)
+    actions = np.asarray(actions, dtype=np.uint8)
+    offsets = np.asarray(offsets, dtype=np.int64)
+    turns = _replay(rules_rows, states, setup, actions, offsets, KIND_CODES, out) if count else 0
+    if out.refused[0] >= 0:
+        game, position, ply, action = (int(value) for value in out.refused)
         if action == ENDS_EARLY:
             raise ReplayError(game, ply, "its actions end before the game does")
         where = f"number {position} of its list, ply {ply}"
         raise ReplayError(game, ply, f"action {action} ({where}) is not legal")
-    return Replayed(
-        ReplayedTurns(*(column[:turns] for column in columns)), deals, boards, gains, played
-    )
+    columns = {name: column[:turns] for name, column in zip(TURN_TYPES, out.columns, strict=True)}
+    return Replayed(ReplayedTurns(**columns), out.deals, out.boards, out.gains, out.epochs)
 
 
 @kernel
-def _replay(rules_rows, states, setup, actions, offsets, kinds, columns, deals,
-            boards, gains, epochs, refused) -> int:  # fmt: skip
+def _replay(rules_rows, states, setup, actions, offsets, kinds, out) -> int:
     """Walk every game through `apply_action` (game g under the rules row `setup[g]`, on that
-    setup's state row), writing its turns into `columns` (returning how many), its deals, scored
-    boards, gains and epoch count; stop at the first refused action, writing (game, position in
-    its list, ply, action) into `refused`."""
-    game, epoch, ply, turn, seat, kind, cell, piece, legal, gold_before = columns
+    setup's state row), writing into `out` (a `Written`) its turns (returning how many), its
+    deals, scored boards, gains and epoch count; stop at the first refused action, writing
+    (game, position in its list, ply, action) into `out.refused`."""
+    game, epoch, ply, turn, seat, kind, cell, piece, legal, gold_before = out.columns
+    deals, boards, gains, epochs, refused = (
+        out.deals,
+        out.boards,
+        out.gains,
+        out.epochs,
+        out.refused,
+    )
     count = 0
     for g in range(offsets.shape[0] - 1):
         rules, state = rules_rows[setup[g]], states[setup[g]]

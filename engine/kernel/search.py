@@ -16,9 +16,9 @@ from typing import NamedTuple
 
 import numpy as np
 
-from engine.kernel.apprentice import FEATURES, Mind, apprentice_scores, new_mind, prior
+from engine.kernel.apprentice import FEATURES, apprentice_scores, prior
 from engine.kernel.compiled import inline, kernel
-from engine.kernel.games import next_action
+from engine.kernel.games import Seats, new_seats, next_action
 from engine.kernel.layout import (
     ACTION_COUNT,
     CELLS,
@@ -48,9 +48,7 @@ from engine.kernel.play import (
 )
 from engine.kernel.policies import (
     HEURISTIC,
-    PolicyScratch,
     action_values_in,
-    policy_scratch,
     projected_gold,
     unseen_by,
 )
@@ -102,34 +100,20 @@ class Tree(NamedTuple):
 class Scratch(NamedTuple):
     """The arrays a search works in besides its tree, allocated once a search (`new_scratch`)."""
 
-    legal: np.ndarray  # (actions,) a decision's legal actions, or a chance node's outcomes
+    seats: Seats  # the playout's seats, all heuristic; its legal actions and values serve the
+    # search too: a decision's legal actions or a chance node's outcomes, the candidates' values
+    # or their prior; its mind is the apprentice guiding the search, when it is
     weights: np.ndarray  # (actions,) the chance outcomes' weights
-    values: np.ndarray  # (actions,) the candidates' values, or their prior
-    unseen: np.ndarray  # (tile codes,) the tiles the seat to move has not seen
     reward: np.ndarray  # (seats,) a leaf's win shares
-    policies: np.ndarray  # (seats,) the playout's policy of every seat: the heuristic
-    valuing: PolicyScratch
-    mind: Mind  # the apprentice guiding the search, when it is
-    stream: np.ndarray  # (1,) the search's random stream
 
 
 @kernel
 def new_scratch(rules, model, seed) -> Scratch:
     """Fresh arrays for a search under these rules, its apprentice's `model`, its stream seeded."""
-    actions, seats = rules[ACTION_COUNT], rules[PLAYERS]
-    stream = np.zeros(1, dtype=np.uint64)
-    stream[0] = np.uint64(seed)
-    return Scratch(
-        np.zeros(actions, dtype=np.int64),
-        np.zeros(actions, dtype=np.int64),
-        np.zeros(actions, dtype=np.float64),
-        np.zeros(rules[TILE_CODES], dtype=np.int64),
-        np.zeros(seats, dtype=np.float64),
-        np.full(seats, HEURISTIC, dtype=np.int64),
-        policy_scratch(rules),
-        new_mind(rules, model),
-        stream,
-    )
+    seats = new_seats(rules, np.full(rules[PLAYERS], HEURISTIC, dtype=np.int64), model)
+    seats.stream[0] = np.uint64(seed)
+    weights = np.zeros(rules[ACTION_COUNT], dtype=np.int64)
+    return Scratch(seats, weights, np.zeros(rules[PLAYERS], dtype=np.float64))
 
 
 def new_tree(iterations: int, seats: int, actions: int) -> Tree:
@@ -207,13 +191,14 @@ def leaf_win_shares(state, rules, reward, unseen, scratch) -> None:
 
 @kernel
 def order_values(state, rules, count, value_draw, scratch) -> None:
-    """The heuristic policy's value of each of the first `count` candidates of `scratch.legal`,
-    into `scratch.values`, for the move order; a draw is valued first of all unless
-    `value_draw` asks its expectation."""
-    unseen, legal, values = scratch.unseen, scratch.legal, scratch.values
+    """The heuristic policy's value of each of the first `count` candidates of the seats' `legal`,
+    into their `values`, for the move order; a draw is valued first of all unless `value_draw`
+    asks its expectation."""
+    seats = scratch.seats
+    unseen, legal, values = seats.unseen, seats.legal, seats.values
     unseen_by(state, rules, state[TO_MOVE], unseen)
     draw_value = np.nan if value_draw else 1e18
-    action_values_in(state, rules, unseen, legal, count, 1.0, draw_value, values, scratch.valuing)
+    action_values_in(state, rules, unseen, legal, count, 1.0, draw_value, values, seats.valuing)
 
 
 @kernel
@@ -222,12 +207,10 @@ def playout(state, rules, moves, scratch) -> None:
     included, stopping at its epoch's end."""
     epoch = state[EPOCH]
     played = 0
-    policies, stream, mind = scratch.policies, scratch.stream, scratch.mind
-    legal, values, unseen, valuing = scratch.legal, scratch.values, scratch.unseen, scratch.valuing
     while state[PHASE] != OVER and state[EPOCH] == epoch and played < moves:
         phase = state[PHASE]
         played += phase == TURN or phase == PLACE
-        action = next_action(state, rules, policies, stream, legal, values, unseen, valuing, mind)
+        action = next_action(state, rules, scratch.seats)
         apply_action(state, rules, action)
 
 
@@ -273,13 +256,14 @@ def sample_chance(state, rules, outcomes, weights, stream) -> int:
 def expand(tree, node, state, rules, pool_used, scratch, value_draw, guided) -> int:
     """List a decision node's legal actions into the pool, best first (by the heuristic, or
     `guided` by the apprentice, each with its prior); returns the pool used."""
-    legal, values = scratch.legal, scratch.values
+    seats = scratch.seats
+    legal, values = seats.legal, seats.values
     count = legal_actions(state, rules, legal)
     if count > 1 and guided:
         apprentice_scores(
-            state, rules, scratch.unseen, legal, count, values, scratch.valuing, scratch.mind
+            state, rules, seats.unseen, legal, count, values, seats.valuing, seats.mind
         )
-        prior(scratch.mind.scores, count, values)
+        prior(seats.mind.scores, count, values)
         order = np.argsort(-values[:count], kind="mergesort")
     elif count > 1:
         order_values(state, rules, count, value_draw, scratch)
@@ -358,7 +342,7 @@ def deal_values(root, work, rules, holds, actions, seed, settings, out) -> None:
     stream, so that all meet the same tiles and their differences carry little chance."""
     viewer = root[TO_MOVE]
     scratch = new_scratch(rules, np.zeros((3, FEATURES), dtype=np.float64), 0)
-    stream = scratch.stream
+    stream = scratch.seats.stream
     starts = np.zeros(1, dtype=np.uint64)
     starts[0] = np.uint64(seed)
     for deal in range(out.shape[0]):
@@ -369,7 +353,9 @@ def deal_values(root, work, rules, holds, actions, seed, settings, out) -> None:
             determinise(work, rules, viewer, holds, stream)
             apply_action(work, rules, actions[k])
             playout(work, rules, settings[PLAYOUT], scratch)
-            leaf_win_shares(work, rules, scratch.reward, scratch.unseen, scratch.valuing)
+            leaf_win_shares(
+                work, rules, scratch.reward, scratch.seats.unseen, scratch.seats.valuing
+            )
             out[deal, k] = scratch.reward[viewer]
 
 
@@ -408,7 +394,7 @@ def search(root, work, rules, holds, iterations, seed, settings, model, tree, in
     nodes = tree.visits.shape[0]
     pool = tree.pool_action.shape[0]
     scratch = new_scratch(rules, model, seed)
-    stream, reward = scratch.stream, scratch.reward
+    stream, reward = scratch.seats.stream, scratch.reward
     path = np.zeros(MAX_DEPTH + 1, dtype=np.int64)
     playout_moves = settings[PLAYOUT]
     used = 1
@@ -443,7 +429,7 @@ def search(root, work, rules, holds, iterations, seed, settings, model, tree, in
                 if tree.visits[node] == 0 and node != 0:
                     break
                 if tree.first[node] == NO_NODE:
-                    if pool_used + scratch.legal.shape[0] > pool:
+                    if pool_used + scratch.seats.legal.shape[0] > pool:
                         break
                     pool_used = expand(tree, node, work, rules, pool_used, scratch, False, guided)
                 seat = work[TO_MOVE]
@@ -456,14 +442,14 @@ def search(root, work, rules, holds, iterations, seed, settings, model, tree, in
                     used += 1
                     tree.pool_child[slot] = child
             else:
-                outcome = sample_chance(work, rules, scratch.legal, scratch.weights, stream)
+                outcome = sample_chance(work, rules, scratch.seats.legal, scratch.weights, stream)
                 apply_action(work, rules, outcome)
                 child, used = chance_child(tree, node, outcome, used)
             node = child
             depth += 1
             path[depth] = node
         playout(work, rules, playout_moves, scratch)
-        leaf_win_shares(work, rules, reward, scratch.unseen, scratch.valuing)
+        leaf_win_shares(work, rules, reward, scratch.seats.unseen, scratch.seats.valuing)
         for k in range(depth + 1):
             visited = path[k]
             tree.visits[visited] += 1

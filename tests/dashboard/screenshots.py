@@ -32,8 +32,9 @@ def main() -> None:
     pages |= {"player": f"player?player={players['player'][0]}"}
     with dashboard_server(lake) as url, chromium() as browser:
         for name, path in pages.items():
-            page = open_page(browser, url, path, timeout_ms=120_000,
-                             chart=name not in ("record", "player"))  # fmt: skip
+            page = open_page(
+                browser, url, path, timeout_ms=120_000, chart=name not in ("record", "player")
+            )
             page.set_viewport_size(WINDOW)
             page.wait_for_timeout(1500)
             page.screenshot(path=str(out / f"{name}.png"))

@@ -202,9 +202,11 @@ def test_record_a_whole_game_by_clicking_and_by_typing(lake):
             delete_draft(lake, draft_id)
     print(
         f"\n{len(moves)} moves at {LAPTOP['width']} x {LAPTOP['height']}: "
-        + ", ".join(f"by {how} {seconds:.1f} s ({seconds / len(moves):.2f} s a move)"
-                    for how, seconds in times.items())
-    )  # fmt: skip
+        + ", ".join(
+            f"by {how} {seconds:.1f} s ({seconds / len(moves):.2f} s a move)"
+            for how, seconds in times.items()
+        )
+    )
 
 
 def test_record_a_move_by_palette_board_click_and_enter(lake):

@@ -71,8 +71,9 @@ def test_heatmap_colours_only_cells_whose_interval_excludes_the_board_mean():
 
 def test_the_difference_of_two_boards_has_both_intervals():
     left = board(100).with_columns(games=pl.lit(10))
-    right = left.with_columns(value=pl.col("value") / 2, ci_low=pl.col("value") / 2 - 2,
-                              ci_high=pl.col("value") / 2 + 2)  # fmt: skip
+    right = left.with_columns(
+        value=pl.col("value") / 2, ci_low=pl.col("value") / 2 - 2, ci_high=pl.col("value") / 2 + 2
+    )
     difference = board_difference(left, right)
     assert difference["value"].to_list() == pytest.approx([i / 2 for i in range(30)])
     halves = (difference["ci_high"] - difference["ci_low"]) / 2

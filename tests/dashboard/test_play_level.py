@@ -39,8 +39,9 @@ def strong_corpus_games(count: int) -> Corpus:
     as may be across its player counts."""
     corpus = load_corpus()
     games = pl.from_arrow(corpus.games.select(["players", "line_up"])).with_row_index()
-    strong = games.filter(pl.col("line_up").str.split(",").list.eval(pl.element() == "strong")
-                          .list.all())  # fmt: skip
+    strong = games.filter(
+        pl.col("line_up").str.split(",").list.eval(pl.element() == "strong").list.all()
+    )
     counts = strong["players"].unique().sort().to_list()
     rows = [
         row

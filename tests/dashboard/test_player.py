@@ -92,9 +92,14 @@ def test_the_player_in_the_url_opens_with_their_games_and_reviews(
     assert 1 <= len(habits) <= 3 and all(" moves in " in line for line in habits)
     kinds = _frame(app, "kinds")
     assert set(kinds["kind"]) <= {
-        "castle rank 1", "castle rank 2", "castle rank 3", "castle rank 4", "drawn tile",
-        "starting tile", "pass",
-    }  # fmt: skip
+        "castle rank 1",
+        "castle rank 2",
+        "castle rank 3",
+        "castle rank 4",
+        "drawn tile",
+        "starting tile",
+        "pass",
+    }
     assert kinds["moves"].sum() == _frame(app, "kind epochs")["moves"].sum()
     assert ((kinds["low"] <= kinds["loss"]) & (kinds["loss"] <= kinds["high"])).all()
 

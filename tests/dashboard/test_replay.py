@@ -318,8 +318,11 @@ def test_the_accuracy_table_names_the_players_with_their_costly_moves(lake: Lake
 
 def test_each_player_has_a_line_of_luck_and_skill(lake: Lake, reviewed) -> None:
     game_id, _, review = reviewed
-    seats = execute(connect(lake), "SELECT seat, player, win_share FROM seats "
-                    "WHERE game_id = $g ORDER BY seat", {"g": game_id})  # fmt: skip
+    seats = execute(
+        connect(lake),
+        "SELECT seat, player, win_share FROM seats WHERE game_id = $g ORDER BY seat",
+        {"g": game_id},
+    )
     table = seat_luck(review, seats["win_share"].to_list())
     shown = [m.value for m in _open(game_id, 3).markdown]
     for seat, row in enumerate(table.iter_rows(named=True)):

@@ -21,9 +21,25 @@ def trained(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
     """Six heuristic games (cheap, unlike the strong search's) as the teacher's."""
     root = tmp_path_factory.mktemp("apprentice")
     lake, out = root / "lake", root / "weights.json"
-    arguments = ["--lake", str(lake), "--out", str(out), "--teacher", "heuristic", "--games", "6",
-                 "--no-corpus", "--hidden", "0,2", "--passes", "1", "--measure-games", "20",
-                 "--workers", "1"]  # fmt: skip
+    arguments = [
+        "--lake",
+        str(lake),
+        "--out",
+        str(out),
+        "--teacher",
+        "heuristic",
+        "--games",
+        "6",
+        "--no-corpus",
+        "--hidden",
+        "0,2",
+        "--passes",
+        "1",
+        "--measure-games",
+        "20",
+        "--workers",
+        "1",
+    ]
     assert main(["apprentice", "train", *arguments]) == 0
     return lake, out
 
@@ -44,9 +60,18 @@ def test_a_tiny_run_goes_end_to_end(trained: tuple[Path, Path]) -> None:
 def test_a_rerun_plays_no_game_again(trained: tuple[Path, Path], tmp_path: Path) -> None:
     lake, _ = trained
     before = Lake(lake).batches()
-    train(Lake(lake), tmp_path / "again.json", games=6, seed=1, teacher="heuristic",
-          hidden_sizes=(0,), passes=1, measure_games=10, say=lambda _: None,
-          progress=False)  # fmt: skip
+    train(
+        Lake(lake),
+        tmp_path / "again.json",
+        games=6,
+        seed=1,
+        teacher="heuristic",
+        hidden_sizes=(0,),
+        passes=1,
+        measure_games=10,
+        say=lambda _: None,
+        progress=False,
+    )
     assert Lake(lake).batches() == before
 
 

@@ -118,8 +118,12 @@ def test_the_make_time_runs_from_the_start_given_to_the_last_batch(source_lake, 
     last = max(batch.created for batch in source_lake.batches())
     out = tmp_path / "timed.parquet"
     arguments = ["--started", "2026-01-01T10:00:00", "--workers", "2"]
-    assert main(["corpus", "build", "--from-lake", str(source_lake.root), "--out", str(out),
-                 *arguments]) == 0  # fmt: skip
+    assert (
+        main(
+            ["corpus", "build", "--from-lake", str(source_lake.root), "--out", str(out), *arguments]
+        )
+        == 0
+    )
     made = json.loads(header_path(out).read_text())["made"]
     started = datetime(2026, 1, 1, 10, tzinfo=UTC)  # a time without a zone is UTC
     assert made["started"] == started.isoformat() and made["finished"] == last
@@ -133,8 +137,12 @@ def test_games_per_player_count_and_level_follow_the_weakest_seat(made: Path) ->
     rows = levels_by_players(load_corpus(made)).to_dicts()
     counts = {(row["players"], row["level"]): row["games"] for row in rows}
     # mcts-20 is below the strong budget (heuristic level); a greedy seat makes a table greedy
-    assert counts == {(2, "heuristic"): 3, (3, "heuristic"): 2, (4, "heuristic"): 2,
-                      (2, "greedy"): 4}  # fmt: skip
+    assert counts == {
+        (2, "heuristic"): 3,
+        (3, "heuristic"): 2,
+        (4, "heuristic"): 2,
+        (2, "greedy"): 4,
+    }
 
 
 def test_an_imported_corpus_rebuilds_the_same_games(source_lake, made, tmp_path, capsys) -> None:

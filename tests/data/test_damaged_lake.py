@@ -271,8 +271,14 @@ def test_lake_check_passes_a_healthy_lake(healthy, capsys):
     assert capsys.readouterr().out == f"{healthy.root}: healthy; {_contents(healthy)}\n"
 
 
-APP_CASES = ["moves truncated", "games deleted", "manifest garbage", "manifest lost",
-             "manifest rolled back", "games is the moves file"]  # fmt: skip
+APP_CASES = [
+    "moves truncated",
+    "games deleted",
+    "manifest garbage",
+    "manifest lost",
+    "manifest rolled back",
+    "games is the moves file",
+]
 
 
 @pytest.mark.parametrize("case", APP_CASES)

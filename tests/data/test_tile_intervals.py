@@ -31,10 +31,14 @@ def placements(con) -> list[dict]:
     for row in rows.iter_rows(named=True):
         placement = found.setdefault(
             (row["game_id"], row["epoch"], row["cell"]),
-            {**{name: str(row[name]) for name in ("epoch", "timing")}, "own": 0.0, "others": [],
-             **{name: row[name] for name in ("game_id", "cell", "tile", "placed_by", "source")},
-             "agent": row["agent"] or "people"},
-        )  # fmt: skip
+            {
+                **{name: str(row[name]) for name in ("epoch", "timing")},
+                "own": 0.0,
+                "others": [],
+                **{name: row[name] for name in ("game_id", "cell", "tile", "placed_by", "source")},
+                "agent": row["agent"] or "people",
+            },
+        )
         if row["seat"] == row["placer"]:
             placement["own"] = float(row["impact"])
         else:

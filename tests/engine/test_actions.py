@@ -12,14 +12,17 @@ from engine.actions import CASTLE_BLOCKS, Block, action_codes
 def test_every_id_round_trips(cells: int) -> None:
     codes = action_codes(cells)
     encoded = {
-        **{codes.castle(rank, c): (CASTLE_BLOCKS[rank - 1], c) for rank in range(1, 5)
-           for c in range(cells)},
+        **{
+            codes.castle(rank, c): (CASTLE_BLOCKS[rank - 1], c)
+            for rank in range(1, 5)
+            for c in range(cells)
+        },
         **{codes.start(c): (Block.START, c) for c in range(cells)},
         **{codes.place_drawn(c): (Block.PLACE, c) for c in range(cells)},
         codes.draw: (Block.DRAW, 0),
         codes.pass_: (Block.PASS, 0),
         **{codes.choose(t): (Block.CHOOSE, t) for t in range(pieces.CASTLE_BASE)},
-    }  # fmt: skip
+    }
     assert sorted(encoded) == list(range(codes.size))
     for action, decoded in encoded.items():
         assert codes.decode(action) == decoded

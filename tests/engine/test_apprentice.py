@@ -37,8 +37,9 @@ def test_kernel_games_of_the_apprentice_replay_as_legal(players: int) -> None:
     replay ends with the gold the games ended with."""
     seats = ["apprentice", "heuristic", "greedy", "random"][:players]
     played = policy_games(players, RuleSet(), range(40), seats)
-    replayed = replay_games([(players, RuleSet())], np.zeros(40, np.int64), played.actions,
-                            played.offsets)  # fmt: skip
+    replayed = replay_games(
+        [(players, RuleSet())], np.zeros(40, np.int64), played.actions, played.offsets
+    )
     epochs = replayed.gains.shape[1]
     assert np.array_equal(replayed.gains, played.gains[:, :epochs])
     assert np.array_equal(replayed.epochs, played.epochs)

@@ -30,8 +30,9 @@ RECORD = "data/records/2026-11-16-four-player.kgn"
 
 def _interpreted(*arguments: str) -> str:
     environment = {**os.environ, INTERPRETED_VARIABLE: "1"}
-    done = subprocess.run([sys.executable, *arguments], capture_output=True, text=True,
-                          check=True, env=environment)  # fmt: skip
+    done = subprocess.run(
+        [sys.executable, *arguments], capture_output=True, text=True, check=True, env=environment
+    )
     return done.stdout
 
 

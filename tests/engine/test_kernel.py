@@ -25,9 +25,9 @@ from engine.actions import Block
 from engine.agents.random_agent import RandomAgent
 from engine.geometry import geometry
 from engine.kernel import play, scoring
-from engine.kernel.apprentice import new_mind, shipped_model
+from engine.kernel.apprentice import shipped_model
 from engine.kernel.batch import policy_games, random_games, score_boards
-from engine.kernel.games import policy_action
+from engine.kernel.games import new_seats, policy_action
 from engine.kernel.layout import (
     ACTION_IDS_AT,
     EMPTY,
@@ -109,10 +109,20 @@ def _check_breakdown(board: list[int], players: int, rules: RuleSet) -> None:
     gold = np.zeros(pieces.MAX_SEATS, dtype=np.int64)
     row_base, column_base, rank = np.zeros((3, cells), dtype=np.int64)
     impacts = np.zeros((cells, pieces.MAX_SEATS), dtype=np.int64)
-    segments = np.zeros((tables[LINES] * tables[LONGEST] * 2,
-                         scoring.SEGMENT_RANKS + pieces.MAX_SEATS), dtype=np.int64)  # fmt: skip
-    count = scoring.score_board(np.array(board, dtype=np.int64), tables, gold, row_base,
-                                column_base, rank, impacts, segments)  # fmt: skip
+    segments = np.zeros(
+        (tables[LINES] * tables[LONGEST] * 2, scoring.SEGMENT_RANKS + pieces.MAX_SEATS),
+        dtype=np.int64,
+    )
+    count = scoring.score_board(
+        np.array(board, dtype=np.int64),
+        tables,
+        gold,
+        row_base,
+        column_base,
+        rank,
+        impacts,
+        segments,
+    )
     assert tuple(gold[:players]) == expected.gold
     assert not gold[players:].any()
     found = []
@@ -339,7 +349,6 @@ def _kernel_position(seed: int) -> tuple[np.ndarray, int]:
 def test_policies_never_read_hidden_information(policy: str) -> None:
     """Swap another seat's starting tile with a different tile of the supply: the same choice."""
     tables = kernel_rules(3, RuleSet())
-    size = play.action_count(tables)
     for seed in range(4):
         state, seat = _kernel_position(seed)
         other = (seat + 1) % 3
@@ -352,13 +361,9 @@ def test_policies_never_read_hidden_information(policy: str) -> None:
         swapped.supply[held] += 1
         choices = []
         for position in (state, hidden_swapped):
-            legal = np.zeros(size, dtype=np.int64)
-            values = np.zeros(size, dtype=np.float64)
-            unseen = np.zeros(pieces.CASTLE_BASE, dtype=np.int64)
-            scratch = policy_scratch(tables)
-            mind = new_mind(tables, shipped_model())
-            choices.append(policy_action(POLICIES[policy], position, tables, new_stream(seed),
-                                         legal, values, unseen, scratch, mind))  # fmt: skip
+            seats = new_seats(tables, np.full(3, POLICIES[policy]), shipped_model())
+            seats.stream[:] = new_stream(seed)
+            choices.append(policy_action(POLICIES[policy], position, tables, seats))
         assert choices[0] == choices[1]
 
 
@@ -517,8 +522,14 @@ def test_piece_codes_reach_the_kernel_as_data() -> None:
     renumbered = tables.copy()
     piece_rows = table(renumbered, PIECES_AT, (len(piece_table()), PIECE_COLUMNS))
     piece_rows[:] = piece_rows[[swaps.get(c, c) for c in range(len(piece_rows))]]
-    board = [pieces.WIZARD, pieces.castle(0, 1), pieces.resource(1), pieces.DRAGON,
-             pieces.castle(1, 2), pieces.resource(6)] + [0] * 24  # fmt: skip
+    board = [
+        pieces.WIZARD,
+        pieces.castle(0, 1),
+        pieces.resource(1),
+        pieces.DRAGON,
+        pieces.castle(1, 2),
+        pieces.resource(6),
+    ] + [0] * 24
     recoded = [swaps.get(c, c) for c in board]
     for rules_array, cells in ((tables, board), (renumbered, recoded)):
         gold = np.zeros(pieces.MAX_SEATS, dtype=np.int64)

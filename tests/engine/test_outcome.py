@@ -18,17 +18,32 @@ KNOWN = [
     # no tie: the winner takes all
     ((30, 20), (1, 2), (1, 0), (1, -1), (10, -10)),
     # two tied for most gold: places 1–2 give rank 3/2, utility 1 − 2·(1/2)/2 = 1/2
-    ((50, 50, 40), (Fraction(3, 2),) * 2 + (3,), (Fraction(1, 2),) * 2 + (0,),
-     (Fraction(1, 2),) * 2 + (-1,), (0, 0, -10)),
+    (
+        (50, 50, 40),
+        (Fraction(3, 2),) * 2 + (3,),
+        (Fraction(1, 2),) * 2 + (0,),
+        (Fraction(1, 2),) * 2 + (-1,),
+        (0, 0, -10),
+    ),
     # three tied for most gold of four: places 1–3 give rank 2, utility 1 − 2/3 = 1/3
-    ((82, 90, 90, 90), (4, 2, 2, 2), (0,) + (Fraction(1, 3),) * 3, (-1,) + (Fraction(1, 3),) * 3,
-     (-8, 0, 0, 0)),
+    (
+        (82, 90, 90, 90),
+        (4, 2, 2, 2),
+        (0,) + (Fraction(1, 3),) * 3,
+        (-1,) + (Fraction(1, 3),) * 3,
+        (-8, 0, 0, 0),
+    ),
     # a tie below the winner shares places 2–3 (rank 5/2, utility 0) and no win
-    ((60, 40, 40, 10), (1, Fraction(5, 2), Fraction(5, 2), 4), (1, 0, 0, 0), (1, 0, 0, -1),
-     (20, -20, -20, -50)),
+    (
+        (60, 40, 40, 10),
+        (1, Fraction(5, 2), Fraction(5, 2), 4),
+        (1, 0, 0, 0),
+        (1, 0, 0, -1),
+        (20, -20, -20, -50),
+    ),
     # everyone tied: every seat has rank (1 + N)/2, utility 0 and win share 1/N
     ((7, 7, 7), (2, 2, 2), (Fraction(1, 3),) * 3, (0, 0, 0), (0, 0, 0)),
-]  # fmt: skip
+]
 
 
 def _floats(values) -> tuple[float, ...]:

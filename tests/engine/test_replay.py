@@ -104,7 +104,7 @@ def test_replay_is_the_engines(batch):
     replayed = replay_games(SETUPS, *_arrays(batch))
     turns = replayed.turns
     columns = [getattr(turns, name) for name in turns.__dataclass_fields__]
-    assert [column.dtype for column in columns] == [np.dtype(t) for t in TURN_TYPES]
+    assert [column.dtype for column in columns] == [np.dtype(t) for t in TURN_TYPES.values()]
     assert np.all(np.diff(turns.game) >= 0)  # games in batch order
     for index, (code, history) in enumerate(batch):
         players, rules = SETUPS[code]
@@ -119,8 +119,10 @@ def test_replay_is_the_engines(batch):
             not replayed.gains[index, epochs:].any()
             and not replayed.gains[index, :, players:].any()
         )
-        dealt = {(int(e) + 1, int(s)): int(replayed.deals[index, e, s])
-                 for e, s in zip(*np.nonzero(replayed.deals[index]), strict=True)}  # fmt: skip
+        dealt = {
+            (int(e) + 1, int(s)): int(replayed.deals[index, e, s])
+            for e, s in zip(*np.nonzero(replayed.deals[index]), strict=True)
+        }
         assert dealt == expected["deals"]
         for epoch in range(1, epochs + 1):
             board = expected["boards"].get(epoch, [0] * rules.cells)
