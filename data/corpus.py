@@ -35,7 +35,7 @@ from engine.kernel.replay import ReplayError, replay_games
 from engine.rules import DEFAULT_EDITION, RuleSet, check_players, rule_set
 
 CORPUS = Path(__file__).with_name("corpus") / "strong.parquet"
-FORMAT = 1  # the corpus files' own layout: raised when a column or a header field changes
+FORMAT = 2  # the corpus files' own layout: raised when a column or a header field changes
 SCHEMA = pa.schema(
     [
         pa.field("part", pa.int8(), nullable=False),  # an index in the header's parts
@@ -140,19 +140,31 @@ def header_path(games_file: Path) -> Path:
 
 
 def build_corpus(
-    lake: Lake, out: Path = CORPUS, started: datetime | None = None, workers: int | None = None
+    lake: Lake,
+    out: Path = CORPUS,
+    started: datetime | None = None,
+    workers: int | None = None,
+    extends: Corpus | None = None,
 ) -> Corpus:
-    """Write the corpus of the lake's committed simulated games to `out` and its header; the
-    make-time runs from `started` (default: the first batch's commit) to the last batch's
-    commit, and `workers` (the processes that played them) gives its core-time."""
+    """Write the corpus of the lake's committed simulated games to `out` and its header. The
+    lake may hold a corpus it `extends` (imported, then played on): that corpus's runs and its
+    parts' finish times are kept, and this run is what the lake added. The run's make-time goes
+    from `started` (default: its first batch's commit) to its last batch's commit, and
+    `workers` (the processes that played them) gives its core-time."""
     lake.require_existing()
     rows, finished_at = simulated_games(lake)
     if rows.is_empty():
         raise CorpusError(lake.root, "holds no committed simulated game to make a corpus of")
+    earlier = _earlier_games(lake, rows, extends)
+    added = rows.filter(~pl.col("seed").is_in(earlier))
+    new_batches = added["batch"].unique().to_list()
+    if not new_batches:
+        raise CorpusError(lake.root, "holds no simulated game the corpus it extends lacks")
+    new_finished = {batch: finished_at[batch] for batch in new_batches}
     parts = []
     part_of = {}
     for number, (seed, group) in enumerate(rows.group_by("plan_seed", maintain_order=True)):
-        parts.append(_part_of(lake.root, int(seed[0]), group, finished_at))
+        parts.append(_part_of(lake.root, int(seed[0]), group, new_finished, extends))
         part_of[int(seed[0])] = number
     games = (
         rows.with_columns(part=pl.col("plan_seed").replace_strict(part_of, return_dtype=pl.Int8))
@@ -160,31 +172,48 @@ def build_corpus(
         .select(SCHEMA.names)
     )
     table = games.to_arrow().cast(SCHEMA)
-    last = max(finished_at.values())
-    begun = started or datetime.fromisoformat(min(finished_at.values()))
+    last = max(new_finished.values())
+    begun = started or datetime.fromisoformat(min(new_finished.values()))
     wall = (datetime.fromisoformat(last) - begun).total_seconds()
+    grown = [part for part in parts if part.seed in set(added["plan_seed"].to_list())]
+    run = {
+        "started": begun.isoformat(),
+        "finished": last,
+        "wall_s": round(wall),
+        "workers": workers,
+        "core_s": round(wall * workers) if workers else None,
+        "commands": [part.command for part in grown],
+    }
     header = {
         "format": FORMAT,
         "games_file": out.name,
         "games": table.num_rows,
         "engine_version": ENGINE_VERSION,
         "agents_version": AGENTS_VERSION,
-        "made": {
-            "started": begun.isoformat(),
-            "finished": last,
-            "wall_s": round(wall),
-            "workers": workers,
-            "core_s": round(wall * workers) if workers else None,
-            "commands": [part.command for part in parts],
-        },
+        "made": [*(extends.header["made"] if extends else []), run],
         "built": {
             "at": datetime.now(UTC).isoformat(timespec="seconds"),
-            "command": _build_command(lake.root, out, started, workers),
+            "command": _build_command(lake.root, out, started, workers, extends),
         },
         "parts": [{**asdict(part), "command": part.command} for part in parts],
     }
     _write(out, table, header)
     return load_corpus(out)
+
+
+def _earlier_games(lake: Lake, rows: pl.DataFrame, extends: Corpus | None) -> list[int]:
+    """The seeds of the games of the corpus extended, each required in the lake."""
+    if extends is None:
+        return []
+    seeds = extends.games.column("seed").to_pylist()
+    missing = len(set(seeds) - set(rows["seed"].to_list()))
+    if missing:
+        raise CorpusError(
+            lake.root,
+            f"lacks {missing:,} of the {len(seeds):,} games of {extends.path}, which it should "
+            "extend: `kingdoms corpus import` it into the lake first",
+        )
+    return seeds
 
 
 def simulated_games(lake: Lake) -> tuple[pl.DataFrame, dict[int, str]]:
@@ -220,8 +249,11 @@ def _read_frame(path: Path, columns: list[str]) -> pl.DataFrame:
     )
 
 
-def _part_of(root: Path, seed: int, games: pl.DataFrame, finished_at: dict[int, str]) -> Part:
-    """The part of one plan seed's games, its player counts and agents read off the games."""
+def _part_of(
+    root: Path, seed: int, games: pl.DataFrame, finished_at: dict[int, str], extends: Corpus | None
+) -> Part:
+    """The part of one plan seed's games, its player counts and agents read off the games; it
+    finished when its last batch not of the corpus extended was committed (if it has one)."""
     indexes = games["index"].to_list()
     counts = games["players"].to_list()
     players = _repeating(zip(indexes, counts, strict=True))
@@ -243,8 +275,20 @@ def _part_of(root: Path, seed: int, games: pl.DataFrame, finished_at: dict[int, 
         variant=rules["variant"][0],
         games=len(games),
         last_index=max(indexes),
-        finished=max(finished_at[batch] for batch in games["batch"].unique().to_list()),
+        finished=_finished(seed, games, finished_at, extends),
     )
+
+
+def _finished(
+    seed: int, games: pl.DataFrame, finished_at: dict[int, str], extends: Corpus | None
+) -> str:
+    """When the part's last batch this run played was committed, else the extended corpus's
+    time for the part."""
+    played = [finished_at[b] for b in games["batch"].unique().to_list() if b in finished_at]
+    if played:
+        return max(played)
+    assert extends is not None  # every batch is this run's when nothing is extended
+    return next(part.finished for part in extends.parts if part.seed == seed)
 
 
 def _repeating(pairs: Iterable[tuple[int, T]]) -> tuple[T, ...] | None:
@@ -259,10 +303,14 @@ def _repeating(pairs: Iterable[tuple[int, T]]) -> tuple[T, ...] | None:
     return None
 
 
-def _build_command(lake: Path, out: Path, started: datetime | None, workers: int | None) -> str:
+def _build_command(
+    lake: Path, out: Path, started: datetime | None, workers: int | None, extends: Corpus | None
+) -> str:
     words = ["kingdoms corpus build --from-lake", str(lake)]
     if out != CORPUS:
         words += ["--out", str(out)]
+    if extends:
+        words += ["--extends", str(extends.path)]
     if started:
         words += ["--started", started.isoformat()]
     if workers:

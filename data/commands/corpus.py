@@ -53,6 +53,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="N",
         help="the processes that played them (for the core-time)",
     )
+    build.add_argument(
+        "--extends",
+        type=Path,
+        metavar="FILE",
+        help="a corpus imported into the lake and played on: its record of how it was made is "
+        "kept, and this run's is what the lake added",
+    )
     verify = actions.add_parser(
         "verify",
         help="play a sample of the corpus's games again and confirm they come out identical "
@@ -125,12 +132,13 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _build(args: argparse.Namespace) -> int:
-    from data.corpus import build_corpus
+    from data.corpus import build_corpus, load_corpus
 
     if args.workers is not None and args.workers < 1:
         raise BadInput(f"--workers: must be at least 1, not {args.workers}")
     args.lake = args.from_lake
-    corpus = build_corpus(open_lake(args), args.out, args.started, args.workers)
+    extends = load_corpus(args.extends) if args.extends else None
+    corpus = build_corpus(open_lake(args), args.out, args.started, args.workers, extends)
     print(
         f"wrote {corpus.games.num_rows:,} games in {len(corpus.parts)} parts to {corpus.path} "
         f"({corpus.size():,} bytes with its header)",
@@ -196,8 +204,11 @@ def _info(args: argparse.Namespace) -> int:
         f"made by agents version {corpus.header['agents_version']}, engine "
         f"{corpus.header['engine_version']}; sha256 {corpus.header['sha256']}"
     )
-    print(f"made from {made['started']} to {made['finished']}: {_duration(made['wall_s'])}", end="")
-    print(f" on {made['workers']} workers" if made["workers"] else "")
+    for run in made:
+        took = f"{_duration(run['wall_s'])}" + (
+            f" on {run['workers']} workers" if run["workers"] else ""
+        )
+        print(f"made from {run['started']} to {run['finished']}: {took}")
     for number, part in enumerate(corpus.parts):
         print(f"part {number}: {part.games:,} games: {part.command}")
     for row in levels:

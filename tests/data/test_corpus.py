@@ -110,8 +110,9 @@ def test_the_header_says_what_made_the_corpus(made: Path) -> None:
             f"{','.join(map(str, plan.players))} --agents {','.join(plan.agents)} "
             f"--seed {plan.seed}"
         )
-    assert header["made"]["commands"] == [part.command for part in corpus.parts]
-    assert header["made"]["core_s"] == header["made"]["wall_s"]  # one worker
+    (run,) = header["made"]
+    assert run["commands"] == [part.command for part in corpus.parts]
+    assert run["core_s"] == run["wall_s"]  # one worker
 
 
 def test_the_make_time_runs_from_the_start_given_to_the_last_batch(source_lake, tmp_path) -> None:
@@ -124,7 +125,7 @@ def test_the_make_time_runs_from_the_start_given_to_the_last_batch(source_lake, 
         )
         == 0
     )
-    made = json.loads(header_path(out).read_text())["made"]
+    (made,) = json.loads(header_path(out).read_text())["made"]
     started = datetime(2026, 1, 1, 10, tzinfo=UTC)  # a time without a zone is UTC
     assert made["started"] == started.isoformat() and made["finished"] == last
     assert made["wall_s"] == round((datetime.fromisoformat(last) - started).total_seconds())
@@ -153,6 +154,31 @@ def test_an_imported_corpus_rebuilds_the_same_games(source_lake, made, tmp_path,
     assert main(["corpus", "import", "--corpus", str(made), "--lake", str(lake)]) == 0
     assert len(Lake(lake).batches()) == 1
     assert "imported 0 games" in capsys.readouterr().err
+
+
+def test_a_corpus_played_on_keeps_its_record_and_adds_the_new_run(made, tmp_path) -> None:
+    lake = Lake(tmp_path / "lake")
+    assert main(["corpus", "import", "--corpus", str(made), "--lake", str(lake.root)]) == 0
+    more = Plan(2, players=(3,), agents=("mcts-20",), seed=8, batch_size=2)
+    simulate(lake, more, workers=1, progress=False)
+    earlier = load_corpus(made)
+    grown = build_corpus(lake, tmp_path / "grown.parquet", workers=1, extends=earlier)
+    assert grown.games.num_rows == earlier.games.num_rows + more.games
+    first, run = grown.header["made"]
+    assert first == earlier.header["made"][0]
+    new_part = grown.parts[-1]
+    assert run["commands"] == [new_part.command] and new_part.seed == more.seed
+    assert run["finished"] == new_part.finished == lake.batches()[-1].created
+    assert [part.finished for part in grown.parts[:-1]] == [p.finished for p in earlier.parts]
+    assert grown.header["built"]["command"].endswith(f"--extends {made} --workers 1")
+
+
+def test_extending_a_corpus_the_lake_lacks_is_refused(source_lake, made, tmp_path) -> None:
+    other = Lake(tmp_path / "other")
+    simulate(other, Plan(2, players=(2,), agents=("greedy",), seed=9), workers=1, progress=False)
+    count = sum(plan.games for plan in PLANS)
+    with pytest.raises(CorpusError, match=f"lacks {count} of the {count} games of .*corpus import"):
+        build_corpus(other, tmp_path / "out.parquet", extends=load_corpus(made))
 
 
 def _with_part(corpus: Path, **fields: object) -> None:
