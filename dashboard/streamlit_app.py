@@ -30,6 +30,7 @@ navigation = st.navigation(
         st.Page("app_pages/balance.py", title="Balance", icon=":material/balance:"),
         st.Page("app_pages/replay.py", title="Replay", icon=":material/replay:"),
         st.Page("app_pages/player.py", title="Player", icon=":material/person:"),
+        st.Page("app_pages/practice.py", title="Practice", icon=":material/school:"),
         st.Page("app_pages/record.py", title="Record a game", icon=":material/edit_note:"),
         st.Page("app_pages/sql_console.py", title="SQL", icon=":material/terminal:"),
     ]
