@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import shutil
 import time
 
 import pytest
@@ -11,10 +12,16 @@ from playwright.sync_api import Page, expect
 from dashboard.recording import Recording
 from data.drafts import delete_draft, load_draft, new_draft_id, save_draft
 from data.levels import default_level, precisions
+from data.practice import player_puzzles, puzzle_position
+from data.practice_schedule import load_progress, progress_path
 from data.reader import connect, execute
+from data.review_rows import DEFAULT_SEED, review_game
+from data.reviews import save_review
 from engine import pieces
+from engine.evaluate import DEFAULT_BUDGET
 from engine.moves import CASTLE, DRAW, PASS, START, Move
 from engine.record import Record, RecordedMove, parse_record
+from engine.rules import rule_set
 from engine.state import Game
 from tests.dashboard.browser import (
     CHART,
@@ -272,3 +279,52 @@ def test_every_label_of_the_move_palette_reads(lake, window, tmp_path):
             assert clipped_labels(page, BUTTONS) == []
     finally:
         delete_draft(lake, draft_id)
+
+
+def _review_first_game_of(lake, player: str) -> int:
+    """Review the player's first recorded game as the Practice page reads it; its id."""
+    con = connect(lake)
+    game_id = execute(
+        con,
+        "SELECT min(game_id) AS game_id FROM seats JOIN games USING (game_id) "
+        "WHERE source = 'recorded' AND player = $p",
+        {"p": player},
+    )["game_id"][0]
+    stored = execute(con, "game_record", {"game_id": game_id}).row(0, named=True)
+    game = Game(stored["players"], rule_set(stored["edition"], stored["variant"]))
+    review = review_game(game, stored["actions"], DEFAULT_BUDGET, DEFAULT_SEED)
+    save_review(lake, game_id, DEFAULT_BUDGET, DEFAULT_SEED, review)
+    return game_id
+
+
+def test_practice_a_puzzle_and_its_progress_survives_a_reload(lake):
+    """Open Bob's puzzles, answer the first with a castle on an empty cell clicked on the board:
+    the engine's verdict shows, and after a reload the page counts the puzzle answered."""
+    player = "Bob"
+    game_id = _review_first_game_of(lake, player)
+    try:
+        first = player_puzzles(lake, player, DEFAULT_BUDGET, DEFAULT_SEED)[0]
+        state = puzzle_position(lake, first, DEFAULT_SEED).state
+        empty = state.geometry.cell_name(state.board.index(pieces.EMPTY))
+        with dashboard_server(lake.root) as url, chromium() as browser:
+            page = open_page(browser, url, f"practice?player={player}", timeout_ms=120_000)
+            page.set_viewport_size(LAPTOP)
+            expect(page.get_by_text(re.compile(r"· 0 answered"))).to_be_visible(timeout=STEP_MS)
+            page.get_by_role("radio", name=re.compile(r"^C\d ×")).first.click()
+            cell_box = page.locator('[data-testid="stSelectbox"]').filter(has_text="Cell")
+            expect(cell_box).to_be_visible(timeout=STEP_MS)
+            wait_until_drawn(page)
+            page.mouse.click(*board_cell_centre(page, empty))
+            expect(cell_box.locator("input")).to_have_value(empty, timeout=STEP_MS)
+            wait_until_drawn(page)
+            page.get_by_role("button", name="Answer").click()
+            expect(page.get_by_text(re.compile(r"^(Solved|Missed)\. Your move"))).to_be_visible(
+                timeout=STEP_MS
+            )
+            expect(page.get_by_text("The line it expects", exact=False)).to_be_visible()
+            page.reload(wait_until="domcontentloaded")
+            expect(page.get_by_text(re.compile(r"· 1 answered"))).to_be_visible(timeout=STEP_MS)
+            assert load_progress(lake, player).card(first).tries == 1
+    finally:
+        progress_path(lake, player).unlink(missing_ok=True)
+        shutil.rmtree(lake.root / "reviews" / f"game_id={game_id}")
