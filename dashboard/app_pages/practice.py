@@ -167,6 +167,7 @@ def move_entry(position: Position, key: str) -> Move | None:
         on_change=drew,
         args=(key, position),
         disabled=committed,
+        wrap=True,
     )
     if choice is None:
         st.caption("Choose an action, then its cell.")

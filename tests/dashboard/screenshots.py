@@ -10,7 +10,10 @@ import argparse
 from pathlib import Path
 
 from data.lake import Lake, lake_path
+from data.practice import player_puzzles
 from data.reader import connect, execute
+from data.review_rows import DEFAULT_SEED as SEED
+from engine.evaluate import DEFAULT_BUDGET as BUDGET
 from tests.dashboard.browser import PAGES, chromium, dashboard_server, open_page
 
 WINDOW = {"width": 1280, "height": 800}
@@ -30,10 +33,14 @@ def main() -> None:
     pages = {name: path for name, (path, _) in PAGES.items()}
     pages |= {"replay": f"replay?game={game_id}&ply=40", "record": "record"}
     pages |= {"player": f"player?player={players['player'][0]}"}
+    names = players["player"].to_list()
+    practised = next((n for n in names if player_puzzles(Lake(lake), n, BUDGET, SEED)), names[0])
+    pages |= {"practice": f"practice?player={practised}"}
+    without_chart = ("record", "player", "practice")  # a chart only where the player has one
     with dashboard_server(lake) as url, chromium() as browser:
         for name, path in pages.items():
             page = open_page(
-                browser, url, path, timeout_ms=120_000, chart=name not in ("record", "player")
+                browser, url, path, timeout_ms=120_000, chart=name not in without_chart
             )
             page.set_viewport_size(WINDOW)
             page.wait_for_timeout(1500)
