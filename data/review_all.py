@@ -46,12 +46,16 @@ class Reviewed:
 
 
 def pending_reviews(
-    lake: Lake, budget: int, seed: int, player: str | None = None
+    lake: Lake, budget: int, seed: int, player: str | None = None, only_player: bool = False
 ) -> tuple[list[ReviewJob], int]:
     """The lake's recorded games without a review at this budget and seed, as jobs (the games
-    of `player` first), and how many recorded games have one already."""
+    of `player` first, or `only_player` theirs alone), and how many of those recorded games
+    have one already."""
     con = connect(lake)
     ids = execute(con, "review_order", {"player": player})["game_id"].to_list()
+    if only_player:
+        own = set(execute(con, "player_games", {"player": player})["game_id"].to_list())
+        ids = [game_id for game_id in ids if game_id in own]
     missing = [game_id for game_id in ids if not has_review(lake, game_id, budget, seed)]
     jobs = [_job(execute(con, "game_record", {"game_id": g}), budget, seed) for g in missing]
     return jobs, len(ids) - len(missing)
@@ -104,11 +108,12 @@ def review_all(
     executor: Executor | None = None,
     progress: bool = True,
     player: str | None = None,
+    only_player: bool = False,
 ) -> Reviewed:
     """Review the recorded games the cache lacks (on `executor`, else in `workers` local
-    processes; the games of `player` first), storing each review as it arrives: an interrupted
-    run keeps those stored."""
-    jobs, already = pending_reviews(lake, budget, seed, player)
+    processes; the games of `player` first, or `only_player` theirs alone), storing each review
+    as it arrives: an interrupted run keeps those stored."""
+    jobs, already = pending_reviews(lake, budget, seed, player, only_player)
     done = _review(lake, jobs, budget, seed, workers, executor, progress, "recorded games")
     return Reviewed(done, already)
 

@@ -8,6 +8,7 @@ so a review stays valid as long as the lake keeps the game and the evaluator its
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import cast
 
@@ -67,6 +68,16 @@ def has_review(lake: Lake, game_id: int, budget: int, seed: int) -> bool:
     stored = pq.read_schema(path)
     made_by = (stored.metadata or {}).get(EVALUATOR)
     return made_by == str(VERSION).encode() and not set(SCHEMA.names) - set(stored.names)
+
+
+def reviews_version(lake: Lake) -> int:
+    """A stamp that changes whenever a review is stored (the latest change of a game's folder,
+    as the lake's version does when a batch lands): what caches of reviews' figures key on."""
+    folder = lake.root / FOLDER
+    if not folder.is_dir():
+        return 0
+    with os.scandir(folder) as games:
+        return max((game.stat().st_mtime_ns for game in games), default=0)
 
 
 def reviewed_games(lake: Lake, budget: int, seed: int) -> list[int]:

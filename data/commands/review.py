@@ -48,6 +48,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "rest",
     )
     parser.add_argument(
+        "--only-player",
+        action="store_true",
+        help="with --player: review that player's recorded games and no others",
+    )
+    parser.add_argument(
         "--agents-sample",
         type=whole_number,
         metavar="N",
@@ -98,6 +103,8 @@ def run(args: argparse.Namespace) -> int:
         raise BadInput("--cluster: only with --all")
     if args.player is not None:
         raise BadInput("--player: only with --all")
+    if args.only_player:
+        raise BadInput("--only-player: only with --all and --player")
     if args.agents_sample is not None:
         raise BadInput("--agents-sample: only with --all")
     return _review_file(args)
@@ -109,6 +116,8 @@ def _review_lake(args: argparse.Namespace) -> int:
 
     if args.json:
         raise BadInput("--json: only when reviewing a file")
+    if args.only_player and args.player is None:
+        raise BadInput("--only-player: only with --all and --player")
     if args.agents_sample is not None and args.agents_sample < 1:
         raise BadInput(f"--agents-sample: at least 1 game of each agent, not {args.agents_sample}")
     seed = DEFAULT_SEED if args.seed is None else args.seed
@@ -117,7 +126,14 @@ def _review_lake(args: argparse.Namespace) -> int:
     lake.require_writable()
     with cluster_executor(args, workers) as executor:
         done = review_all(
-            lake, args.budget, seed, workers, executor, sys.stderr.isatty(), args.player
+            lake,
+            args.budget,
+            seed,
+            workers,
+            executor,
+            sys.stderr.isatty(),
+            args.player,
+            args.only_player,
         )
         print(
             f"reviewed {done.reviewed:,} recorded games of {lake.root} at budget {args.budget}, "

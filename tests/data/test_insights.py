@@ -137,6 +137,15 @@ def test_a_players_games_are_reviewed_first(lake: Lake) -> None:
     assert [job.game_id for job in jobs[: len(named)]] == sorted(named)
 
 
+def test_only_a_players_games_when_asked(lake: Lake, capsys: pytest.CaptureFixture[str]) -> None:
+    named = sorted(set(_seats(lake)["game_id"].to_list()))
+    jobs, already = pending_reviews(lake, BUDGET + 1, SEED, PLAYER, only_player=True)
+    assert [job.game_id for job in jobs] == named and already == 0
+    argv = ["review", "--all", "--only-player", "--lake", str(lake.root)]
+    assert main(argv) == 2
+    assert capsys.readouterr().err == "--only-player: only with --all and --player\n"
+
+
 def test_insights_as_text(lake: Lake, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["insights", PLAYER, "--budget", str(BUDGET), "--lake", str(lake.root)]) == 0
     lines = capsys.readouterr().out.splitlines()
