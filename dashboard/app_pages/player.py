@@ -1,22 +1,35 @@
 """Player: one named player's recorded games: results, accuracy, luck and skill over time, the
-kinds of move that cost them, their opponents, their three costliest habits, and their estimated
-strength on the agents' ladder.
+kinds of move and the moments of an epoch that cost them, their starting-tile habit, their
+opponents, their three costliest habits, and their estimated strength on the agents' ladder.
+Their unreviewed games can be reviewed from here, in the background.
 
 `?player=NAME` opens a player; the URL follows the choice, so the page can be shared.
 """
 
 from __future__ import annotations
 
+from urllib.parse import quote
+
 import polars as pl
 import streamlit as st
 
-from dashboard.lake_data import fetch, lake_version
+from dashboard.lake_data import fetch, lake_folder, lake_version
 from dashboard.player_charts import accuracy_trend, strength_ladder
+from dashboard.player_review import forget_review, player_review, start_review
 from dashboard.text import plain
 from data.insights import BEST_ACCURACY, WORST_ACCURACY, Figure, figure
 from data.lake import Lake, lake_path
-from data.player import PlayerRecord, habits, opponents, player_record
+from data.player import (
+    PlayerRecord,
+    habits,
+    loss_by_timing,
+    opponents,
+    player_record,
+    reviewed_count,
+    starting_tile_timing,
+)
 from data.review_rows import DEFAULT_SEED
+from data.reviews import reviews_version
 from data.strength import SUGGESTED_SAMPLE, Strength, player_strength
 from engine.evaluate import DEFAULT_BUDGET
 
@@ -29,6 +42,11 @@ LADDER_SCHEMA = {  # the strength ladder's rows: an agent's or the player's mean
     "low": pl.Float64,
     "high": pl.Float64,
 }
+
+
+def version() -> str:
+    """The lake's version and its reviews': the player's figures change with either."""
+    return f"{lake_version()}#{reviews_version(Lake(lake_path()))}"
 
 
 @st.cache_data(max_entries=16, show_spinner=False)
@@ -89,11 +107,7 @@ def summary(record: PlayerRecord) -> None:
         f"**{games:,}** recorded games, **{reviewed:,}** reviewed by the engine (budget "
         f"{DEFAULT_BUDGET:,}, seed {DEFAULT_SEED})."
     )
-    if reviewed < games:
-        st.caption(
-            f"{games - reviewed:,} not reviewed yet: `kingdoms review --all --player "
-            f'"{plain(record.player)}"` reviews them first.'
-        )
+    review_offer(record)
     if not reviewed:
         return
     st.markdown(
@@ -122,6 +136,48 @@ def summary(record: PlayerRecord) -> None:
             st.markdown(habit_text(habit))
 
 
+def review_offer(record: PlayerRecord) -> None:
+    """The games not reviewed yet and a button that reviews them in the background: its
+    progress while it runs, what stopped it if it failed."""
+    lake, player = lake_folder(), record.player
+    running = player_review(lake, player)
+    if running is not None and running.running:
+        review_progress(player)
+        return
+    if running is not None:
+        if running.failure is None:
+            forget_review(lake, player)
+            st.success(f"{plain(player)}'s games are reviewed: the figures below include them.")
+        else:
+            st.error(f"The review of {plain(player)}'s games stopped: {plain(running.failure)}")
+    missing = record.games.height - record.reviewed.height
+    if not missing:
+        return
+    st.caption(
+        f"{missing:,} not reviewed yet; a review takes a few seconds a game, in the background "
+        f'(or in a terminal: `kingdoms review --all --player "{plain(player)}"`).'
+    )
+    label = f"Review the {missing:,} unreviewed game{'s' if missing != 1 else ''}"
+    if st.button(label, key="player_review"):
+        start_review(lake, player, DEFAULT_BUDGET, DEFAULT_SEED)
+        st.rerun()
+
+
+@st.fragment(run_every=1.0)
+def review_progress(player: str) -> None:
+    """The running review's progress, read from the lake's reviews each second; the whole page
+    again once it has stopped, so that its figures include the new reviews."""
+    running = player_review(lake_folder(), player)
+    if running is None or not running.running:
+        st.rerun()
+    done, games = reviewed_count(Lake(lake_path()), player, DEFAULT_BUDGET, DEFAULT_SEED)
+    st.progress(
+        done / max(games, 1),
+        text=f"Reviewing {plain(player)}'s games: {done:,} of {games:,} reviewed. The figures "
+        "below are those of the games reviewed when the page was drawn.",
+    )
+
+
 def by_kind(record: PlayerRecord) -> None:
     st.subheader("Loss by kind of move")
     table = habits(record, by_epoch=False).drop("epoch")
@@ -132,10 +188,41 @@ def by_kind(record: PlayerRecord) -> None:
     st.dataframe(table, hide_index=True, key="player_kinds", column_config=shown)
     st.markdown("By epoch")
     st.dataframe(epochs, hide_index=True, key="player_kind_epochs", column_config=shown)
+    st.markdown("By when in the epoch")
+    st.dataframe(loss_by_timing(record), hide_index=True, key="player_timings", column_config=shown)
     st.caption(
         "Loss: the expected win share a move of the kind gave up, its mean over the player's "
         "reviewed moves; low–high its 95% interval, clustered by game (the game is the unit); "
-        "total: summed over the moves. Definitions in docs/metrics.md (A player's record)."
+        "total: summed over the moves. When: early while under a third of the board's cells "
+        "are filled in the epoch (by every seat), middle under two thirds, late after. "
+        "Definitions in docs/metrics.md (A player's record)."
+    )
+
+
+def starting_tile(record: PlayerRecord) -> None:
+    st.subheader("Starting tile")
+    table = starting_tile_timing(record)
+    if table.is_empty():
+        st.info("No starting tile of the player's in the reviewed games.")
+        return
+    st.dataframe(
+        table,
+        hide_index=True,
+        key="player_starting_tile",
+        column_config={
+            **{c: st.column_config.NumberColumn(format="%.2f") for c in ("share", "share_low")},
+            "share_high": st.column_config.NumberColumn(format="%.2f"),
+            **{
+                c: st.column_config.NumberColumn(format="%.3f")
+                for c in ("loss", "low", "high", "total")
+            },
+        },
+    )
+    st.caption(
+        "When the player plays their starting tile in its epoch (early, middle, late as above): "
+        "moves, the games they are in, and the share of the player's starting tiles played "
+        "then, share_low–share_high its 95% interval; loss: the expected win share those moves "
+        "gave up, a move, with its interval; total: summed. Both intervals clustered by game."
     )
 
 
@@ -259,13 +346,15 @@ def strength(found: Strength, player: str) -> None:
 st.title("Player")
 player = choose_player()
 if player is not None:
-    record = record_of(lake_version(), player)
+    record = record_of(version(), player)
     if record.games.is_empty():
         st.warning(f"No recorded game of a player named '{plain(player)}'.")
     else:
         summary(record)
+        st.markdown(f"[Practise the moves that cost you most](practice?player={quote(player)})")
         games_over_time(record)
         if record.reviewed.height:
             by_kind(record)
+            starting_tile(record)
         against(record)
-        strength(strength_of(lake_version(), player), player)
+        strength(strength_of(version(), player), player)

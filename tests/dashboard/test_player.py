@@ -3,11 +3,15 @@ the URL, on a small lake whose recorded games are partly reviewed."""
 
 from __future__ import annotations
 
+import shutil
+import time
+
 import polars as pl
 import pytest
 from streamlit.testing.v1 import AppTest
 
 from data.lake import Lake
+from data.player import TIMINGS
 from data.reader import connect, execute
 from data.review_rows import DEFAULT_SEED, review_game
 from data.reviews import save_review
@@ -53,8 +57,10 @@ def _open(lake: Lake, monkeypatch: pytest.MonkeyPatch, **query: str) -> AppTest:
 
 TABLES = {  # a column only each of the page's tables has
     "games": "adjusted",
-    "kinds": "total",
+    "kinds": "kind",
     "kind epochs": "epoch",
+    "timings": "timing",
+    "starting tile": "share",
     "opponents": "opponent",
 }
 
@@ -62,8 +68,8 @@ TABLES = {  # a column only each of the page's tables has
 def _frame(app: AppTest, table: str):
     frames = [frame.value for frame in app.dataframe]
     found = [f for f in frames if TABLES[table] in f.columns]
-    if table == "kinds":
-        found = [f for f in found if "epoch" not in f.columns]
+    if table in ("kinds", "timings"):
+        found = [f for f in found if "epoch" not in f.columns and "share" not in f.columns]
     (frame,) = found
     return frame
 
@@ -102,6 +108,71 @@ def test_the_player_in_the_url_opens_with_their_games_and_reviews(
     }
     assert kinds["moves"].sum() == _frame(app, "kind epochs")["moves"].sum()
     assert ((kinds["low"] <= kinds["loss"]) & (kinds["loss"] <= kinds["high"])).all()
+
+
+def test_loss_by_timing_and_the_starting_tile_count_every_reviewed_move(
+    lake: Lake, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    app = _open(lake, monkeypatch, player=PLAYER)
+    assert not app.exception
+    kinds, timings = _frame(app, "kinds"), _frame(app, "timings")
+    assert list(timings["timing"]) == [t for t in TIMINGS if t in set(timings["timing"])]
+    assert timings["moves"].sum() == kinds["moves"].sum()
+    assert timings["games"].max() <= _games(lake).height - 1
+    within = timings.dropna(subset=["low"])  # a timing met in one game only has no interval
+    assert ((within["low"] >= 0) & (within["low"] <= within["loss"])).all()
+    assert ((within["loss"] <= within["high"]) & (within["high"] <= 1)).all()
+    starts = _frame(app, "starting tile")
+    played = kinds.loc[kinds["kind"] == "starting tile", "moves"].sum()
+    assert played > 0 and starts["moves"].sum() == played
+    assert starts["share"].sum() == pytest.approx(1.0)
+    shares = starts.dropna(subset=["share_low"])
+    assert ((shares["share_low"] >= 0) & (shares["share_low"] <= shares["share"])).all()
+    assert ((shares["share"] <= shares["share_high"]) & (shares["share_high"] <= 1)).all()
+
+
+def _reviewing(app: AppTest, deadline_s: float = 600.0) -> AppTest:
+    """The page run again each second while its review of the player's games is running."""
+    deadline = time.monotonic() + deadline_s
+    while app.get("progress"):
+        assert time.monotonic() < deadline, "the review did not finish"
+        time.sleep(1.0)
+        app.run()
+        assert not app.exception
+    return app
+
+
+def test_the_unreviewed_games_are_reviewed_from_the_page_with_progress(
+    lake: Lake, monkeypatch: pytest.MonkeyPatch, tmp_path_factory: pytest.TempPathFactory
+) -> None:
+    fresh = scratch_lake(tmp_path_factory.mktemp("player-review-lake"))
+    shutil.copytree(lake.root / "reviews", fresh.root / "reviews")  # the same games, ids alike
+    games = _games(fresh).height
+    app = _open(fresh, monkeypatch, player=PLAYER)
+    assert f"**{games - 1}** reviewed" in app.markdown[0].value
+    app.button(key="player_review").click().run()
+    assert not app.exception
+    (bar,) = app.get("progress")
+    assert f"{games - 1:,} of {games:,} reviewed" in bar.proto.text
+    _reviewing(app)
+    assert f"**{games}** recorded games, **{games}** reviewed" in app.markdown[0].value
+    assert "games are reviewed" in app.success[0].value
+    assert _frame(app, "games")["reviewed"].all()
+    assert not [b for b in app.button if b.key == "player_review"]
+
+
+def test_a_review_that_fails_says_what_went_wrong(
+    monkeypatch: pytest.MonkeyPatch, tmp_path_factory: pytest.TempPathFactory
+) -> None:
+    broken = scratch_lake(tmp_path_factory.mktemp("player-broken-lake"))
+    (broken.root / "reviews").write_text("not a folder")  # where the reviews would be kept
+    app = _open(broken, monkeypatch, player=PLAYER)
+    app.button(key="player_review").click().run()
+    _reviewing(app)
+    (error,) = app.error
+    assert error.value.startswith(f"The review of {PLAYER}'s games stopped: ")
+    assert "Not a directory" in error.value
+    assert app.button(key="player_review").label.startswith("Review the ")  # to try again
 
 
 def test_opponents_are_the_others_at_the_players_tables(
