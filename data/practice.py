@@ -16,7 +16,6 @@ from dataclasses import dataclass
 
 from data.lake import Lake
 from data.reader import connect, execute
-from data.reviews import FOLDER as REVIEWS
 from data.reviews import load_review
 from engine import pieces
 from engine.actions import Block
@@ -111,13 +110,6 @@ class Judgement:
     def passed(self) -> bool:
         """Whether the answer is good enough to count as solved: no worse than "good"."""
         return self.loss <= FLOOR
-
-
-def reviews_version(lake: Lake) -> int:
-    """Changes when a game's first review is stored (the reviews folder gains a game), so
-    that puzzles read before it can be read again."""
-    folder = lake.root / REVIEWS
-    return folder.stat().st_mtime_ns if folder.exists() else 0
 
 
 def player_puzzles(lake: Lake, player: str, budget: int, seed: int) -> list[Puzzle]:

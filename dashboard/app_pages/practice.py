@@ -29,7 +29,6 @@ from data.practice import (
     judge,
     player_puzzles,
     puzzle_position,
-    reviews_version,
 )
 from data.practice_schedule import (
     WAITS,
@@ -42,6 +41,7 @@ from data.practice_schedule import (
     save_progress,
 )
 from data.review_rows import DEFAULT_SEED
+from data.reviews import reviews_version
 from engine import pieces
 from engine.evaluate import DEFAULT_BUDGET, JUDGED_BY_GOLD
 from engine.geometry import Geometry
