@@ -1,5 +1,5 @@
-"""Balance: seat advantage, score distributions, lead changes, duration, agents, and two rule sets
-side by side."""
+"""Balance: each player count's balance, then one section at a time, as tabs: seat advantage,
+scores and duration, lead changes, the agent ladder, two rule sets side by side."""
 
 from __future__ import annotations
 
@@ -276,7 +276,8 @@ def agent_ladder(
 
 
 def compare_rule_sets(filters: Filters, by: str) -> None:
-    """Seat advantage and the whole-game figures of two rule sets, chosen in the URL."""
+    """Seat advantage (grouped as under Seat advantage) and the whole-game figures of two rule
+    sets, chosen in the URL."""
     sets = rule_sets()
     labels = list(sets)
     if len(labels) < 2:
@@ -322,155 +323,161 @@ def compare_rule_sets(filters: Filters, by: str) -> None:
             summary_table(side_summary)
 
 
+def seat_advantage(filters: Filters, by: str) -> None:
+    """Each seat's mean win share against the fair share, its seats grouped as chosen under
+    the chart (the chart first, so that it is whole on the first screen)."""
+    params = {**filters.params(), "by": by}
+    (frame,) = fetch_by_player_count(filters.players, [("seat_advantage", params)])
+    caption = f"{filters.describe()} · {int(frame['seats'].sum()):,} seats"
+    st.vega_lite_chart(seat_chart(seat_frame(frame, by), SEAT_TITLE, caption), width="stretch")
+    st.query_params["group"] = st.radio(
+        "Group seats by",
+        list(GROUPINGS),
+        index=list(GROUPINGS).index(by),
+        format_func=GROUPINGS.get,
+        horizontal=True,
+        key="balance_group",
+        help=definitions.SEAT_ADVANTAGE,
+    )
+    st.caption(definitions.SEAT_ADVANTAGE)
+    ignored_filters(filters, SEAT_FILTERS)
+
+
+def scores_and_duration(filters: Filters, summary: pl.DataFrame) -> None:
+    """Final gold and winning margins, each player count's whole-game figures, game lengths."""
+    params = filters.params()
+    gold, margin, duration = fetch_by_player_count(
+        filters.players,
+        [
+            ("score_distribution", {**params, "metric": "final_gold", "bin_width": BIN_WIDTH}),
+            ("score_distribution", {**params, "metric": "victory_margin", "bin_width": BIN_WIDTH}),
+            ("duration", params),
+        ],
+    )
+    left, right = st.columns(2)
+    gold_chart = histogram(gold, "Final gold per seat", "final gold", BIN_WIDTH)
+    gold_caption = f"{filters.describe()} · {int(gold['count'].sum()):,} seats"
+    left.vega_lite_chart(vega_lite_spec(captioned(gold_chart, gold_caption)), width="stretch")
+    margin_chart = histogram(margin, "Margin of victory per game", "winner's margin", BIN_WIDTH)
+    margin_caption = f"{filters.describe()} · {int(margin['count'].sum()):,} winning seats"
+    right.vega_lite_chart(vega_lite_spec(captioned(margin_chart, margin_caption)), width="stretch")
+    ignored_filters(filters, SEAT_FILTERS)
+    summary_table(summary)
+    ignored_filters(filters, GAME_FILTERS)
+    st.markdown(f"**Duration**: {definitions.DURATION}")
+    st.dataframe(duration.drop("decision_share"), hide_index=True)
+    ignored_filters(filters, GAME_FILTERS)
+
+
+def lead_changes(filters: Filters, games: int) -> None:
+    """How often the lead changes hands, comebacks, and how often an epoch's leader wins."""
+    params = filters.params()
+    leads, comebacks, leader_wins = fetch_by_player_count(
+        filters.players, [("lead_changes", params), ("comebacks", params), ("leader_wins", params)]
+    )
+    games_caption = f"{filters.describe()} · {games:,} games"
+    left, right = st.columns(2)
+    left.vega_lite_chart(
+        share_chart(
+            leads,
+            pl.format("{} players · {} changes", "players", "lead_changes"),
+            "Lead changes across the epochs",
+            "of_games",
+            games_caption,
+        ),
+        width="stretch",
+    )
+    left.caption(definitions.LEAD_CHANGES)
+    ignored_filters(filters, GAME_FILTERS, where=left)
+    right.vega_lite_chart(
+        share_chart(
+            comebacks, pl.format("{} players", "players"), "Comebacks", "games", games_caption
+        ),
+        width="stretch",
+    )
+    right.caption(definitions.COMEBACKS)
+    ignored_filters(filters, GAME_FILTERS, where=right)
+    st.vega_lite_chart(
+        share_chart(
+            leader_wins,
+            pl.format("{} players · after epoch {}", "players", "epoch"),
+            "Leader after epoch k goes on to win",
+            "games",
+            f"{filters.describe()} · {int(leader_wins['games'].sum()):,} games × epochs "
+            "with a sole leader",
+        ),
+        width="stretch",
+    )
+    st.caption(definitions.LEADER_WINS)
+    ignored_filters(filters, GAME_FILTERS)
+
+
+def ratings_and_ladder(filters: Filters) -> None:
+    """The agent ladder, its ratings fitted while its queries run."""
+    params = filters.params()
+    with ThreadPoolExecutor(max_workers=1) as fitting:
+        rated = fitting.submit(player_ratings, params)
+        ladder, head_to_head = fetch_all(
+            ("agent_ladder", params), ("head_to_head", {**params, "level": None})
+        )
+        ratings = rated.result()
+    agent_ladder(ratings, ladder, head_to_head, filters)
+
+
+# The page's sections, one tab each: only the open one runs and ships its charts, so the first
+# screen (the balance and the seat advantage) comes quickly. The open one is in the URL.
+SECTIONS = ["Seat advantage", "Scores and duration", "Lead changes", "Agent ladder", "Rule sets"]
+HOW_TO_READ = (
+    "How to read the figures: means with 95% intervals (± 1.96·SE); shares with Wilson intervals "
+    "and the balance with a bootstrap over games, all within [0, 1]. A share or balance whose "
+    f"interval is wider than ±{SHARE_WITHIN:g} is greyed and marked *imprecise*; a seat whose "
+    "interval excludes the fair share 1/N is a diamond. A figure that does not follow one of the "
+    "chosen filters says so beside it."
+)
+
+
+def open_section(filters: Filters, summary: pl.DataFrame, by: str) -> None:
+    """The sections as tabs, drawing the open one only (the others neither run nor ship their
+    charts); every one but the rule sets needs games matching the filters."""
+    seats, scores, leads, ladder, rules = st.tabs(SECTIONS, key="section", bind="query-params")
+    if rules.open:
+        with rules:
+            compare_rule_sets(filters, by)
+    elif summary.is_empty():
+        return
+    elif seats.open:
+        with seats:
+            seat_advantage(filters, by)
+    elif scores.open:
+        with scores:
+            scores_and_duration(filters, summary)
+    elif leads.open:
+        with leads:
+            lead_changes(filters, int(summary["games"].sum()))
+    elif ladder.open:
+        with ladder:
+            ratings_and_ladder(filters)
+
+
 filters: Filters = st.session_state["filters"]
 st.title("Balance")
 play_level(filters)
 st.caption(
     "For designers: is any seat favoured, how close are the games, do leads change hands? "
-    "Means with 95% intervals (± 1.96·SE); shares with Wilson intervals and the balance with a "
-    "bootstrap over games, all within [0, 1]. A share or balance whose interval is wider than "
-    f"±{SHARE_WITHIN:g} is greyed and marked *imprecise*; a seat whose interval excludes the "
-    "fair share 1/N is a diamond. A figure that does not follow one of the chosen filters says "
-    "so beside it."
+    "How to read the figures: at the foot of the page."
 )
 
 if lake_has_games():
     params = filters.params()
     by = st.session_state.get("balance_group") or url_value("group", list(GROUPINGS))
-    with ThreadPoolExecutor(max_workers=2) as fitting:  # while the queries below run
-        rated = fitting.submit(player_ratings, params)
+    with ThreadPoolExecutor(max_workers=1) as fitting:  # while the summary's query runs
         balanced = fitting.submit(every_count_balance, params)
-        (
-            summary,
-            seat_advantage,
-            gold,
-            margin,
-            leads,
-            comebacks,
-            leader_wins,
-            duration,
-            ladder,
-            head_to_head,
-        ) = fetch_by_player_count(
-            filters.players,
-            [
-                ("balance_summary", params),
-                ("seat_advantage", {**params, "by": by}),
-                ("score_distribution", {**params, "metric": "final_gold", "bin_width": BIN_WIDTH}),
-                (
-                    "score_distribution",
-                    {**params, "metric": "victory_margin", "bin_width": BIN_WIDTH},
-                ),
-                ("lead_changes", params),
-                ("comebacks", params),
-                ("leader_wins", params),
-                ("duration", params),
-            ],
-            [("agent_ladder", params), ("head_to_head", {**params, "level": None})],
-        )
-        ratings = rated.result()
+        (summary,) = fetch_by_player_count(filters.players, [("balance_summary", params)])
         balance = balanced.result()
     if summary.is_empty():
         nothing_matches(filters)
     else:
         summary = with_balance(summary, balance)
-        games = int(summary["games"].sum())
-        games_caption = f"{filters.describe()} · {games:,} games"
         balance_cards(summary, filters)
-
-        st.subheader("Seat advantage")
-        by = st.radio(
-            "Group seats by",
-            list(GROUPINGS),
-            index=list(GROUPINGS).index(by),
-            format_func=GROUPINGS.get,
-            horizontal=True,
-            key="balance_group",
-            help=definitions.SEAT_ADVANTAGE,
-        )
-        st.query_params["group"] = by
-        seats = seat_frame(seat_advantage, by)
-        st.vega_lite_chart(
-            seat_chart(
-                seats,
-                SEAT_TITLE,
-                f"{filters.describe()} · {int(seat_advantage['seats'].sum()):,} seats",
-            ),
-            width="stretch",
-        )
-        st.caption(definitions.SEAT_ADVANTAGE)
-        ignored_filters(filters, SEAT_FILTERS)
-
-        st.subheader("Scores")
-        left, right = st.columns(2)
-        seat_count = int(gold["count"].sum())
-        left.vega_lite_chart(
-            vega_lite_spec(
-                captioned(
-                    histogram(gold, "Final gold per seat", "final gold", BIN_WIDTH),
-                    f"{filters.describe()} · {seat_count:,} seats",
-                )
-            ),
-            width="stretch",
-        )
-        right.vega_lite_chart(
-            vega_lite_spec(
-                captioned(
-                    histogram(margin, "Margin of victory per game", "winner's margin", BIN_WIDTH),
-                    f"{filters.describe()} · {int(margin['count'].sum()):,} winning seats",
-                )
-            ),
-            width="stretch",
-        )
-        ignored_filters(filters, SEAT_FILTERS)
-        summary_table(summary)
-        ignored_filters(filters, GAME_FILTERS)
-
-        st.subheader("Lead changes and comebacks")
-        left, right = st.columns(2)
-        left.vega_lite_chart(
-            share_chart(
-                leads,
-                pl.format("{} players · {} changes", "players", "lead_changes"),
-                "Lead changes across the epochs",
-                "of_games",
-                games_caption,
-            ),
-            width="stretch",
-        )
-        left.caption(definitions.LEAD_CHANGES)
-        ignored_filters(filters, GAME_FILTERS, where=left)
-        right.vega_lite_chart(
-            share_chart(
-                comebacks,
-                pl.format("{} players", "players"),
-                "Comebacks",
-                "games",
-                games_caption,
-            ),
-            width="stretch",
-        )
-        right.caption(definitions.COMEBACKS)
-        ignored_filters(filters, GAME_FILTERS, where=right)
-        st.vega_lite_chart(
-            share_chart(
-                leader_wins,
-                pl.format("{} players · after epoch {}", "players", "epoch"),
-                "Leader after epoch k goes on to win",
-                "games",
-                f"{filters.describe()} · {int(leader_wins['games'].sum()):,} games × epochs "
-                "with a sole leader",
-            ),
-            width="stretch",
-        )
-        st.caption(definitions.LEADER_WINS)
-        ignored_filters(filters, GAME_FILTERS)
-        st.markdown(f"**Duration**: {definitions.DURATION}")
-        st.dataframe(duration.drop("decision_share"), hide_index=True)
-        ignored_filters(filters, GAME_FILTERS)
-
-        st.subheader("Agent ladder")
-        agent_ladder(ratings, ladder, head_to_head, filters)
-
-    st.subheader("Two rule sets side by side")
-    compare_rule_sets(filters, by)
+    open_section(filters, summary, by)
+    st.caption(HOW_TO_READ)

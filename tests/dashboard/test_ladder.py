@@ -13,7 +13,7 @@ PAGE = "app_pages/balance.py"
 def test_the_ladder_ranks_each_group_apart_and_names_only_the_filters_it_follows(monkeypatch, lake):
     """The seeded lake's agents never meet its people: two groups at least, each ranked from
     1; a player filter, which the ratings do not follow, is not in their caption."""
-    app = open_page(monkeypatch, lake, PAGE, player="Ann")
+    app = open_page(monkeypatch, lake, PAGE, player="Ann", section="Agent ladder")
     assert not app.exception
     specs = [chart.proto.spec for chart in app.get("vega_lite_chart")]
     rated = next(spec for spec in specs if "players rated" in spec)

@@ -195,17 +195,6 @@ def test_improvement_when_placed_says_it_is_an_association(monkeypatch, lake):
     assert "association, not a cause" in caveat and "A −1 can show a positive improvement" in caveat
 
 
-def test_balance_shows_seat_advantage_ladder_and_comparison(monkeypatch, lake):
-    app = open_page(monkeypatch, lake, "app_pages/balance.py")
-    assert not app.exception
-    assert any(m.label.startswith("Balance, 2 players") for m in app.metric)
-    assert {"Seat advantage", "Agent ladder", "Two rule sets side by side"} <= {
-        s.value for s in app.subheader
-    }
-    app.selectbox(key="rules_b").set_value(app.selectbox(key="rules_b").options[-1]).run()
-    assert not app.exception
-
-
 @pytest.mark.parametrize("sql, reason", REFUSED)
 def test_sql_console_refuses_writes_and_files(monkeypatch, lake, sql, reason):
     app = open_page(monkeypatch, lake, "app_pages/sql_console.py")
@@ -356,7 +345,7 @@ def test_choosing_an_example_opens_its_replay_at_the_placement(monkeypatch, lake
 
 
 def test_agent_ladder_shows_ratings_beside_a_head_to_head_matrix(monkeypatch, lake):
-    app = open_page(monkeypatch, lake, "app_pages/balance.py")
+    app = open_page(monkeypatch, lake, "app_pages/balance.py", section="Agent ladder")
     titles = [spec.get("title", {}).get("text") for spec in vega_specs(app)]
     assert "Ratings (Bradley–Terry, every game's seat pairs)" in titles
     assert "Head to head: row agent against column agent" in titles
@@ -370,7 +359,7 @@ def test_agent_ladder_shows_ratings_beside_a_head_to_head_matrix(monkeypatch, la
 
 
 def test_agent_ladder_ratings_are_the_lakes_with_their_uncertainty(monkeypatch, lake):
-    app = open_page(monkeypatch, lake, "app_pages/balance.py", players="2")
+    app = open_page(monkeypatch, lake, "app_pages/balance.py", players="2", section="Agent ladder")
     expected = ratings(connect(lake), {"players": 2})
     drawn = {r["player"]: r for r in chart_rows(app, "Ratings")}
     assert set(drawn) == set(expected["player"]) and {"greedy", "random", "Ann"} <= set(drawn)
@@ -407,13 +396,20 @@ def test_balance_cards_carry_their_interval(monkeypatch, lake):
 
 
 def test_leader_after_an_epoch_is_a_figure_with_intervals(monkeypatch, lake):
-    app = open_page(monkeypatch, lake, "app_pages/balance.py")
+    app = open_page(monkeypatch, lake, "app_pages/balance.py", section="Lead changes")
     rows = chart_rows(app, "Leader after epoch")
     assert rows and all(r["ci_low"] <= r["value"] <= r["ci_high"] for r in rows)
 
 
 def test_standard_rules_are_a_variant_choice(monkeypatch, lake):
-    app = open_page(monkeypatch, lake, "app_pages/balance.py", variant="standard", level="All")
+    app = open_page(
+        monkeypatch,
+        lake,
+        "app_pages/balance.py",
+        variant="standard",
+        level="All",
+        section="Scores and duration",
+    )
     assert app.selectbox(key="filter_variant").value == "standard"
     standard = execute(connect(lake), "SELECT count(*) AS n FROM games WHERE variant = ''")["n"][0]
     assert app.dataframe[0].value["games"].sum() == standard
@@ -421,13 +417,15 @@ def test_standard_rules_are_a_variant_choice(monkeypatch, lake):
 
 
 def test_balance_keeps_the_rule_sets_and_grouping_in_the_url(monkeypatch, lake):
-    app = open_page(monkeypatch, lake, "app_pages/balance.py", group="seat")
-    assert app.radio(key="balance_group").value == "seat"
+    app = open_page(monkeypatch, lake, "app_pages/balance.py", group="seat", section="Rule sets")
     options = app.selectbox(key="rules_b").options
     assert "standard rules (no variant)" in options
     app.selectbox(key="rules_b").set_value(options[-1]).run()
-    app.radio(key="balance_group").set_value("position").run()
     assert app.query_params["rules_b"] == options[-1]
+    assert "2 players · seat A" in {row["group"] for row in chart_rows(app, "Mean win share")}
+    app = open_page(monkeypatch, lake, "app_pages/balance.py", group="seat")
+    assert app.radio(key="balance_group").value == "seat"
+    app.radio(key="balance_group").set_value("position").run()
     assert app.query_params["group"] == "position"
     groups = {row["group"] for row in chart_rows(app, "Mean win share")}
     assert "2 players · mover 1" in groups, "the chart follows the grouping chosen"
