@@ -179,12 +179,30 @@ def rating_ladder(frame: pl.DataFrame, player: str) -> tuple[Rung | None, list[R
     return person, [rungs[agent] for agent in LEVELS if agent in rungs]
 
 
+@dataclass(frozen=True)
+class Ladders:
+    """What every player is placed against: each agent's accuracies (agent_accuracies) and the
+    lake's ratings (data/ratings.py's fit)."""
+
+    accuracies: dict[str, list[float]]
+    ratings: pl.DataFrame
+
+
+def ladders(lake: Lake, budget: int, seed: int) -> Ladders:
+    """The agents' ladders of the lake, at this review budget and seed."""
+    return Ladders(agent_accuracies(lake, budget, seed), ratings(connect(lake), {}))
+
+
 def player_strength(lake: Lake, record: PlayerRecord, budget: int, seed: int) -> Strength:
     """The player's strength from their reviewed games' accuracy and from their results."""
-    found = agent_accuracies(lake, budget, seed)
-    ladder = [accuracy_rung(agent, found[agent]) for agent in LEVELS]
+    return placed(record, ladders(lake, budget, seed))
+
+
+def placed(record: PlayerRecord, found: Ladders) -> Strength:
+    """The player's strength on ladders already worked out (the same for every player)."""
+    ladder = [accuracy_rung(agent, found.accuracies[agent]) for agent in LEVELS]
     own = accuracy_rung(record.player, record.reviewed["accuracy"].drop_nulls().to_list())
-    person, rated = rating_ladder(ratings(connect(lake), {}), record.player)
+    person, rated = rating_ladder(found.ratings, record.player)
     by_results = None
     if person is not None:
         by_results = estimate(person.mean, person.games, person.interval, rated)

@@ -30,7 +30,7 @@ from data.player import (
 )
 from data.review_rows import DEFAULT_SEED
 from data.reviews import reviews_version
-from data.strength import SUGGESTED_SAMPLE, Strength, player_strength
+from data.strength import SUGGESTED_SAMPLE, Ladders, Strength, ladders, placed
 from engine.evaluate import DEFAULT_BUDGET
 
 HABITS_SHOWN = 3
@@ -55,11 +55,17 @@ def record_of(version: str, player: str) -> PlayerRecord:
     return player_record(Lake(lake_path()), player, DEFAULT_BUDGET, DEFAULT_SEED)
 
 
+@st.cache_data(max_entries=4, show_spinner=False)
+def ladders_of(version: str) -> Ladders:
+    """The agents' ladders in the lake at `version`, at the review's defaults: the same for
+    every player, so worked out once, not once a player."""
+    return ladders(Lake(lake_path()), DEFAULT_BUDGET, DEFAULT_SEED)
+
+
 @st.cache_data(max_entries=16, show_spinner=False)
 def strength_of(version: str, player: str) -> Strength:
     """The player's estimated strength in the lake at `version`, at the review's defaults."""
-    record = record_of(version, player)
-    return player_strength(Lake(lake_path()), record, DEFAULT_BUDGET, DEFAULT_SEED)
+    return placed(record_of(version, player), ladders_of(version))
 
 
 def figure_text(name: str, found: Figure, games: int, form: str) -> str:
