@@ -23,6 +23,7 @@ PARTS = {
     "replay": ("bench.replay_speed", "replay_figures"),
     "cluster": ("bench.cluster_speed", "cluster_figures"),
     "scale": ("bench.scale_speed", "scale_figures"),
+    "insights": ("bench.insights_speed", "insights_figures"),
 }
 
 

@@ -26,7 +26,8 @@ def test_an_unknown_part_is_refused_in_one_line(capfd: pytest.CaptureFixture) ->
     err = capfd.readouterr().err
     assert err == (
         "bench: --only: unknown part 'speed' "
-        "(choose from engine, agents, lake, startup, dashboard, browser, replay, cluster, scale)\n"
+        "(choose from engine, agents, lake, startup, dashboard, browser, replay, cluster, scale, "
+        "insights)\n"
     )
 
 
