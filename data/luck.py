@@ -32,41 +32,44 @@ SCHEMA = {
 }
 
 
+def own_share() -> pl.Expr:
+    """A move's mover's expected win share before it, from the review's `expected` and `seat`."""
+    letters = list(pieces.SEAT_LETTERS)
+    mover = pl.col("seat").replace_strict(letters, range(len(letters)))
+    return pl.col("expected").list.get(mover).cast(pl.Float64)
+
+
+def luck_sums(moves: pl.DataFrame, by: Sequence[str]) -> pl.DataFrame:
+    """Per group of the columns `by`, its moves' drawn and dealt luck, skill (the expected win
+    share they gave up), count and costly classes, from review rows with their `own_share`."""
+    return moves.group_by(list(by), maintain_order=True).agg(
+        pl.col("draw_luck").cast(pl.Float64).sum(),
+        pl.col("deal_luck").cast(pl.Float64).sum(),
+        (pl.col("own_share") - pl.col("played_value").cast(pl.Float64)).sum().alias("skill"),
+        pl.len().cast(pl.Int64).alias("moves"),
+        *((pl.col("quality") == quality).sum().cast(pl.Int64).alias(quality) for quality in COSTLY),
+    )
+
+
 def seat_luck(review: pl.DataFrame, results: Sequence[float]) -> pl.DataFrame:
     """Per seat of the game (`results`, its win shares in seat order), its luck, skill, the
-    others' part and luck-adjusted result (columns as SCHEMA)."""
-    players = len(results)
-    start = 1.0 / players
-    rows = review.sort("ply").rows(named=True)
-    table = []
-    for seat, result in enumerate(results):
-        letter = pieces.SEAT_LETTERS[seat]
-        own = [row for row in rows if row["seat"] == letter]
-        reached = start  # the seat's expected win share after its last turn, luck included
-        others = 0.0
-        for row in own:
-            before = float(row["expected"][seat])
-            others += before - float(row["deal_luck"]) - reached
-            given_up = before - float(row["played_value"])
-            reached = before - given_up + float(row["draw_luck"])
-        others += result - reached
-        draw = sum(float(row["draw_luck"]) for row in own)
-        deal = sum(float(row["deal_luck"]) for row in own)
-        skill = sum(float(row["expected"][seat]) - float(row["played_value"]) for row in own)
-        qualities = [row["quality"] for row in own]
-        table.append(
-            {
-                "seat": letter,
-                "result": result,
-                "start": start,
-                "draw_luck": draw,
-                "deal_luck": deal,
-                "luck": draw + deal,
-                "skill": skill,
-                "others": others,
-                "adjusted": result - draw - deal,
-                "moves": len(own),
-                **{quality: qualities.count(quality) for quality in COSTLY},
-            }
+    others' part and luck-adjusted result (columns as SCHEMA): the others' part is what of the
+    result's change from the even start its luck and skill leave."""
+    start = 1.0 / len(results)
+    seats = pl.DataFrame(
+        {"seat": list(pieces.SEAT_LETTERS[: len(results)]), "result": list(results)},
+        schema={"seat": pl.String, "result": pl.Float64},
+    )
+    sums = luck_sums(review.with_columns(own_share=own_share()), ["seat"])
+    table = seats.join(sums, on="seat", how="left").fill_null(0)
+    luck = pl.col("draw_luck") + pl.col("deal_luck")
+    return (
+        table.with_columns(
+            start=pl.lit(start, pl.Float64),
+            luck=luck,
+            others=pl.col("result") - start - luck + pl.col("skill"),
+            adjusted=pl.col("result") - luck,
         )
-    return pl.DataFrame(table, schema=SCHEMA)
+        .select(SCHEMA.keys())
+        .cast(SCHEMA)  # type: ignore[arg-type]
+    )

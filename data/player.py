@@ -13,14 +13,12 @@ from dataclasses import dataclass
 
 import polars as pl
 
-from data.accuracy import seat_accuracy
+from data.accuracy import accuracies
 from data.lake import Lake
-from data.luck import seat_luck
+from data.luck import luck_sums
 from data.reader import connect, execute
-from data.reviews import has_review, load_review
-from engine import moves, pieces
-from engine.geometry import geometry
-from engine.moves import Move
+from data.review_table import review_table
+from data.reviews import has_review
 from engine.stats import ratio_interval, wilson_interval
 
 COUNTED = ("inaccuracies", "mistakes", "blunders")
@@ -43,16 +41,10 @@ MOVE_SCHEMA = {
     "game_id": pl.Int64,
     "ply": pl.Int64,
     "epoch": pl.Int64,
-    "kind": pl.String,  # one of KINDS
+    "kind": pl.String,  # one of data/review_table.py's KINDS
     "loss": pl.Float64,  # the expected win share the move gave up
 }
 TIMINGS = ("early", "middle", "late")  # thirds of the board filled before a move, in its epoch
-KINDS = (
-    *(f"castle rank {rank}" for rank in pieces.CASTLE_RANKS),
-    "drawn tile",
-    "starting tile",
-    "pass",
-)
 HABIT_SCHEMA = {
     "kind": pl.String,
     "epoch": pl.Int64,  # null: every epoch
@@ -112,35 +104,77 @@ class PlayerRecord:
 def player_record(lake: Lake, player: str, budget: int, seed: int) -> PlayerRecord:
     """The player's recorded games, each with its review's figures where it has one."""
     con = connect(lake)
-    seats = execute(con, "player_seats", {"player": player})
-    games: list[dict] = []
-    played: list[dict] = []
-    for (game_id,), rows in seats.group_by("game_id", maintain_order=True):
-        held = rows.filter(pl.col("player") == player)["seat"].to_list()
-        results = rows["win_share"].to_list()
-        row = {
-            "game_id": game_id,
-            "created": rows["created"][0],
-            "players": rows["players"][0],
-            "result": sum(results[pieces.SEAT_LETTERS.index(s)] for s in held) / len(held),
-            "reviewed": False,
-        }
-        review = load_review(lake, int(str(game_id)), budget, seed)
-        if review is not None:
-            row.update(_reviewed(review, held, results))
-            played.extend(_move_losses(review, held, int(str(game_id))))
-        games.append(row)
-    timing = execute(con, "player_move_timing", {"player": player}).select(
+    return record_from(
+        player,
+        execute(con, "player_seats", {"player": player}),
+        execute(con, "player_move_timing", {"player": player}),
+        review_table(lake, budget, seed),
+    )
+
+
+def record_from(
+    player: str, seats: pl.DataFrame, timing: pl.DataFrame, reviews: pl.DataFrame
+) -> PlayerRecord:
+    """The player's record from the queries player_seats and player_move_timing and the lake's
+    review table at one budget and seed (data/review_table.py)."""
+    held = seats.filter(pl.col("player") == player).select("game_id", "seat")
+    reviewed = reviews.join(seats.select("game_id").unique(), on="game_id", how="semi")
+    own = reviewed.join(held, on=["game_id", "seat"], how="semi")
+    timed = timing.select(
         pl.col("game_id"),
         pl.col("ply").cast(pl.Int64),
         pl.col("third").replace_strict(range(1, len(TIMINGS) + 1), TIMINGS).alias("timing"),
     )
+    played = own.select(
+        "game_id",
+        "ply",
+        "epoch",
+        "kind",
+        loss=pl.col("best_value") - pl.col("played_value"),
+    ).cast(MOVE_SCHEMA)  # type: ignore[arg-type]
     return PlayerRecord(
         player,
-        pl.DataFrame(games, schema=GAME_SCHEMA),
-        pl.DataFrame(played, schema=MOVE_SCHEMA).join(timing, on=["game_id", "ply"], how="left"),
+        _games(seats, player, reviewed["game_id"].unique(), own),
+        played.join(timed, on=["game_id", "ply"], how="left"),
         seats.select("game_id", "seat", "player", "win_share"),
     )
+
+
+def _games(
+    seats: pl.DataFrame, player: str, reviewed: pl.Series, own: pl.DataFrame
+) -> pl.DataFrame:
+    """Each game's result and, where reviewed, its figures for the seats the player held (`own`
+    their reviewed moves): the mean of the seats, and for the counts their sum."""
+    mine = pl.col("player") == player
+    games = seats.group_by("game_id", maintain_order=True).agg(
+        pl.col("created").first(),
+        pl.col("players").first(),
+        pl.col("win_share").filter(mine).mean().alias("result"),
+        mine.sum().alias("held"),
+    )
+    by_seat = ["game_id", "seat"]
+    scored = (
+        accuracies(own, by_seat)
+        .group_by("game_id")
+        .agg(pl.col("accuracy").mean(), pl.col("moves").sum(), *(pl.col(c).sum() for c in COUNTED))
+    )
+    lucky = (
+        luck_sums(own, by_seat)
+        .group_by("game_id")
+        .agg((pl.col("draw_luck") + pl.col("deal_luck")).sum().alias("luck"), pl.col("skill").sum())
+    )
+    counted = ["moves", *COUNTED]
+    table = (
+        games.join(scored, on="game_id", how="left")
+        .join(lucky, on="game_id", how="left")
+        .with_columns(reviewed=pl.col("game_id").is_in(reviewed.implode()))
+        .with_columns(
+            *(pl.when("reviewed").then(pl.col(c).fill_null(0)) for c in [*counted, "luck", "skill"])
+        )
+        .with_columns(pl.col("luck") / pl.col("held"), pl.col("skill") / pl.col("held"))
+        .with_columns(adjusted=pl.col("result") - pl.col("luck"))
+    )
+    return table.select(GAME_SCHEMA.keys()).cast(GAME_SCHEMA)  # type: ignore[arg-type]
 
 
 def reviewed_count(lake: Lake, player: str, budget: int, seed: int) -> tuple[int, int]:
@@ -148,50 +182,6 @@ def reviewed_count(lake: Lake, player: str, budget: int, seed: int) -> tuple[int
     many: what a review of their games has done so far."""
     ids = set(execute(connect(lake), "player_games", {"player": player})["game_id"].to_list())
     return sum(has_review(lake, game_id, budget, seed) for game_id in ids), len(ids)
-
-
-def _reviewed(review: pl.DataFrame, held: list[str], results: list[float]) -> dict:
-    """A reviewed game's figures for the seats the player held: the mean of the seats, and
-    for the counts their sum."""
-    accuracy = seat_accuracy(review).filter(pl.col("seat").is_in(held))
-    luck = seat_luck(review, results).filter(pl.col("seat").is_in(held))
-    scores = accuracy["accuracy"].drop_nulls().to_list()
-    return {
-        "reviewed": True,
-        "accuracy": sum(scores) / len(scores) if scores else None,
-        **{
-            column: sum(luck[column].to_list()) / len(held)
-            for column in ("luck", "skill", "adjusted")
-        },
-        "moves": sum(accuracy["moves"].to_list()),
-        **{column: sum(accuracy[column].to_list()) for column in COUNTED},
-    }
-
-
-def _move_losses(review: pl.DataFrame, held: list[str], game_id: int) -> list[dict]:
-    board = geometry()
-    return [
-        {
-            "game_id": game_id,
-            "ply": row["ply"],
-            "epoch": row["epoch"],
-            "kind": move_kind(Move.from_str(row["move"], board)),
-            "loss": float(row["best_value"]) - float(row["played_value"]),
-        }
-        for row in review.sort("ply").iter_rows(named=True)
-        if row["seat"] in held
-    ]
-
-
-def move_kind(move: Move) -> str:
-    """The kind of a move as a player's habits are grouped (one of KINDS)."""
-    if move.kind == moves.CASTLE:
-        return f"castle rank {move.rank}"
-    if move.kind == moves.DRAW:
-        return "drawn tile"
-    if move.kind == moves.START:
-        return "starting tile"
-    return "pass"
 
 
 def habits(record: PlayerRecord, by_epoch: bool = True) -> pl.DataFrame:

@@ -11,14 +11,15 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 import polars as pl
+from duckdb import DuckDBPyConnection
 
-from data.accuracy import seat_accuracy
+from data.accuracy import accuracies
 from data.lake import Lake
 from data.levels import LEVELS
 from data.player import PlayerRecord
 from data.ratings import ratings
 from data.reader import connect, execute
-from data.reviews import load_review, reviewed_games
+from data.review_table import review_table
 from engine.accuracy import move_accuracy
 from engine.stats import mean_interval
 
@@ -134,28 +135,18 @@ def accuracy_rung(agent: str, accuracies: Sequence[float]) -> Rung:
     return Rung(agent, len(accuracies), mean, mean_interval(accuracies, 0.0, BEST_ACCURACY))
 
 
-def agent_accuracies(lake: Lake, budget: int, seed: int) -> dict[str, list[float]]:
-    """Per agent of LEVELS, the accuracy of each of its simulated games reviewed at this budget
-    and seed (the mean of its seats where it held several)."""
-    reviewed = reviewed_games(lake, budget, seed)
+def agent_accuracies(con: DuckDBPyConnection, reviewed: pl.DataFrame) -> dict[str, list[float]]:
+    """Per agent of LEVELS, the accuracy of each of its simulated games in the review table
+    `reviewed` (data/review_table.py; the mean of its seats where it held several)."""
     found: dict[str, list[float]] = {agent: [] for agent in LEVELS}
-    if not reviewed:
+    if reviewed.is_empty():
         return found
-    seats = execute(connect(lake), "agent_seats", {"game_ids": reviewed, "agents": list(LEVELS)})
-    for (game_id,), held in seats.group_by("game_id", maintain_order=True):
-        review = load_review(lake, int(str(game_id)), budget, seed)
-        if review is None:
-            continue
-        scores = dict(
-            seat_accuracy(review)
-            .filter(pl.col("epoch").is_null())
-            .select("seat", "accuracy")
-            .iter_rows()
-        )
-        for (agent,), rows in held.group_by("agent"):
-            values = [scores[s] for s in rows["seat"].to_list() if scores.get(s) is not None]
-            if values:
-                found[str(agent)].append(sum(values) / len(values))
+    game_ids = reviewed["game_id"].unique().to_list()
+    seats = execute(con, "agent_seats", {"game_ids": game_ids, "agents": list(LEVELS)})
+    scores = accuracies(reviewed.join(seats, on=["game_id", "seat"]), ["game_id", "agent", "seat"])
+    per_game = scores.group_by("game_id", "agent").agg(pl.col("accuracy").drop_nulls().mean())
+    for (agent,), games in per_game.drop_nulls("accuracy").group_by("agent"):
+        found[str(agent)] = games.sort("game_id")["accuracy"].to_list()
     return found
 
 
@@ -190,7 +181,8 @@ class Ladders:
 
 def ladders(lake: Lake, budget: int, seed: int) -> Ladders:
     """The agents' ladders of the lake, at this review budget and seed."""
-    return Ladders(agent_accuracies(lake, budget, seed), ratings(connect(lake), {}))
+    con = connect(lake)
+    return Ladders(agent_accuracies(con, review_table(lake, budget, seed)), ratings(con, {}))
 
 
 def player_strength(lake: Lake, record: PlayerRecord, budget: int, seed: int) -> Strength:

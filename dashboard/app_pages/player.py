@@ -24,11 +24,12 @@ from data.player import (
     habits,
     loss_by_timing,
     opponents,
-    player_record,
+    record_from,
     reviewed_count,
     starting_tile_timing,
 )
 from data.review_rows import DEFAULT_SEED
+from data.review_table import review_table
 from data.reviews import reviews_version
 from data.strength import SUGGESTED_SAMPLE, Ladders, Strength, ladders, placed
 from engine.evaluate import DEFAULT_BUDGET
@@ -49,10 +50,19 @@ def version() -> str:
     return f"{lake_version()}#{reviews_version(Lake(lake_path()))}"
 
 
+@st.cache_resource(max_entries=2, show_spinner=False)
+def reviews_of(version: str) -> pl.DataFrame:
+    """The lake's review table at `version`, at the review's default budget and seed: every
+    player's record is a part of it (shared, never mutated)."""
+    return review_table(Lake(lake_path()), DEFAULT_BUDGET, DEFAULT_SEED)
+
+
 @st.cache_data(max_entries=16, show_spinner=False)
 def record_of(version: str, player: str) -> PlayerRecord:
     """The player's record in the lake at `version`, at the review's default budget and seed."""
-    return player_record(Lake(lake_path()), player, DEFAULT_BUDGET, DEFAULT_SEED)
+    seats = fetch("player_seats", player=player)
+    timing = fetch("player_move_timing", player=player)
+    return record_from(player, seats, timing, reviews_of(version))
 
 
 @st.cache_data(max_entries=4, show_spinner=False)
