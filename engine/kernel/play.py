@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from engine import facts
 from engine.actions import CASTLE_BLOCKS, Block
 from engine.kernel.compiled import helper, inline, kernel
 from engine.kernel.layout import (
@@ -69,6 +70,8 @@ from engine.kernel.scoring import (
     scan_line,
     score_gold,
 )
+
+seat_at = inline(facts.seat_at)
 
 CASTLE_1 = int(CASTLE_BLOCKS[0])
 START = int(Block.START)
@@ -204,7 +207,7 @@ def richest_first(state, rules) -> int:
     first = state[ORDER_FIRST]
     best = first
     for k in range(players):
-        seat = (first + k) % players
+        seat = seat_at(first, k, players)
         if state[gold_at(rules, seat)] > state[gold_at(rules, best)]:
             best = seat
     return best
@@ -484,6 +487,6 @@ def apply_action(state, rules, action: int) -> bool:
     if epoch_is_over(state, rules):
         end_epoch(state, rules)
     else:
-        state[TO_MOVE] = (seat + 1) % players
+        state[TO_MOVE] = seat_at(seat, 1, players)
         state[PHASE] = TURN
     return True

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from engine import facts
 from engine.kernel.compiled import helper, inline, kernel
 from engine.kernel.layout import (
     CASTLE,
@@ -43,6 +44,8 @@ OPEN = 4  # empty cells
 STATS = 5
 
 # Columns of a segment row in `score_board`'s `segments` (then the effective rank per seat).
+castle_gold = inline(facts.castle_gold)
+
 SEGMENT_LINE = 0
 SEGMENT_START = 1  # first position in the line
 SEGMENT_STOP = 2  # one past the last position
@@ -168,7 +171,7 @@ def add_segments_gold(count: int, ranks, base, gold) -> None:
     """Add to `gold` (per seat) what the first `count` segments pay: base × rank."""
     for segment in range(count):
         for seat in range(gold.shape[0]):
-            gold[seat] += base[segment] * ranks[segment, seat]
+            gold[seat] += castle_gold(base[segment], ranks[segment, seat])
 
 
 @kernel
@@ -222,7 +225,11 @@ def without_mountain(stats, ranks, base, left: int, seat: int, factor: int) -> i
         factor,
     )
     together = merged * (ranks[left, seat] + ranks[right, seat])
-    return together - base[left] * ranks[left, seat] - base[right] * ranks[right, seat]
+    return (
+        together
+        - castle_gold(base[left], ranks[left, seat])
+        - castle_gold(base[right], ranks[right, seat])
+    )
 
 
 @inline
