@@ -22,12 +22,11 @@ from engine.actions import Block
 from engine.agents.strong import Searcher
 from engine.evaluate import (
     CLASS_LIMITS,
-    TIE,
     class_loss,
     classify,
     describe,
     evaluate,
-    is_decided,
+    judge_turn,
 )
 from engine.moves import CASTLE, DRAW, PASS, START, IllegalMoveError, Move
 from engine.rules import rule_set
@@ -219,27 +218,10 @@ def judge(position: Position, move: Move, budget: int) -> Judgement:
     actions = answer_actions(position, move)
     searcher = Searcher(budget)
     state = position.state.clone(with_history=False)
-    loss = gold_loss = 0.0
-    before: float | None = None
-    decided = False
-    best: list[int] | None = None
-    for step, action in enumerate(actions):
-        if not state.is_chance_node() and len(state.legal_actions()) > 1:
-            seed = f"{position.review_seed}:{step}"
-            judged = evaluate(state, budget, seed, action, searcher)
-            if before is None:
-                before = judged.best_value
-                decided = is_decided(before)
-            preferred = judged.richest_action if decided else judged.best_action
-            step_loss, step_gold = judged.loss(action), judged.gold_loss(action, preferred)
-            costly = class_loss(step_loss, step_gold, decided) > (TIE if decided else 0.0)
-            if preferred != action and costly:
-                loss += step_loss
-                gold_loss += step_gold
-                if best is None:
-                    best = [*actions[:step], preferred]
-        state.apply_action(action)
-    one_loss = class_loss(loss, gold_loss, decided)
+    judged = judge_turn(state, actions, searcher, position.review_seed)
+    before, decided = judged.before, judged.decided
+    one_loss = class_loss(judged.loss, judged.gold_loss, decided)
+    best = [*actions[: judged.best[0]], judged.best[1]] if judged.best else None
     line = expected_line(position, best or actions, budget, searcher)
     return Judgement(
         answer=describe(move, position.game),

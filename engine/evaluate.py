@@ -31,7 +31,7 @@ chances.
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, replace
 
 import numpy as np
@@ -293,18 +293,31 @@ def move_reviews(
     return list(iter_reviews(game, actions, budget, seed))
 
 
-def _review_turn(
-    turn: Turn, searcher: Searcher, seed: str, latest: list[float], first: bool
-) -> MoveReview:
-    state = turn.before.clone()
-    lucky = random.Random(f"{seed}:luck")  # a text seed hashes the same every run
-    dealt = deal_luck(state, searcher, lucky.getrandbits(32)) if first else 0.0
-    drawn = 0.0
+@dataclass(frozen=True)
+class TurnJudgement:
+    """A turn's actions judged decision by decision, as a review judges them."""
+
+    loss: float  # expected win_share given up over the turn's costly decisions
+    gold_loss: float  # the gold given up at them
+    before: float | None  # the mover's expected win_share at its first decision (None: no choice)
+    decided: bool  # whether the game was decided then (moves are judged by gold)
+    best: tuple[int, int] | None  # (step, preferred action) at the first costly decision
+
+
+def judge_turn(
+    state: State,
+    actions: Sequence[int],
+    searcher: Searcher,
+    seed: str,
+    after_draw: Callable[[State], None] | None = None,
+) -> TurnJudgement:
+    """Apply a turn's `actions` to `state`, judging every decision with a choice by `evaluate`
+    (seeded `seed:step`); `after_draw` sees the state just after a tile is drawn."""
     loss = gold_loss = 0.0
     before: float | None = None
     decided = False
-    best: Move | None = None
-    for step, action in enumerate(turn.actions):
+    best: tuple[int, int] | None = None
+    for step, action in enumerate(actions):
         if not state.is_chance_node() and len(state.legal_actions()) > 1:
             judged = evaluate(state, searcher.iterations, f"{seed}:{step}", action, searcher)
             if before is None:
@@ -318,11 +331,36 @@ def _review_turn(
                 loss += step_loss
                 gold_loss += step_gold
                 if best is None:
-                    best = _best_move(state, preferred)
-        chance = state.phase == DRAWN
+                    best = (step, preferred)
+        drawn = state.phase == DRAWN
         state.apply_action(action)
-        if chance:
-            drawn = draw_luck(state, searcher, lucky.getrandbits(32))
+        if drawn and after_draw is not None:
+            after_draw(state)
+    return TurnJudgement(loss, gold_loss, before, decided, best)
+
+
+def _review_turn(
+    turn: Turn, searcher: Searcher, seed: str, latest: list[float], first: bool
+) -> MoveReview:
+    state = turn.before.clone()
+    lucky = random.Random(f"{seed}:luck")  # a text seed hashes the same every run
+    dealt = deal_luck(state, searcher, lucky.getrandbits(32)) if first else 0.0
+    drawn: list[float] = []
+    judged = judge_turn(
+        state,
+        turn.actions,
+        searcher,
+        seed,
+        lambda after: drawn.append(draw_luck(after, searcher, lucky.getrandbits(32))),
+    )
+    loss, gold_loss, before, decided = judged.loss, judged.gold_loss, judged.before, judged.decided
+    best = None
+    if judged.best is not None:
+        step, preferred = judged.best
+        at = turn.before.clone()
+        for action in turn.actions[:step]:
+            at.apply_action(action)
+        best = _best_move(at, preferred)
     return MoveReview(
         epoch=turn.epoch,
         seat=turn.seat,
@@ -333,7 +371,7 @@ def _review_turn(
         decided=decided,
         quality=classify(class_loss(loss, gold_loss, decided)),
         best=best,
-        draw_luck=drawn,
+        draw_luck=sum(drawn, 0.0),
         deal_luck=dealt,
     )
 
