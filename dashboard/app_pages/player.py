@@ -15,6 +15,7 @@ import streamlit as st
 
 from dashboard.lake_data import fetch, lake_folder, lake_version
 from dashboard.player_charts import accuracy_trend, strength_ladder
+from dashboard.player_choice import choose_player
 from dashboard.player_review import forget_review, player_review, start_review
 from dashboard.text import plain
 from data.insights import BEST_ACCURACY, WORST_ACCURACY, Figure, figure
@@ -99,22 +100,6 @@ def habit_text(habit: dict) -> str:
         f"{habit['loss']:.3f} of a win given up a move{within} over {habit['moves']:,} moves "
         f"in {habit['games']:,} games."
     )
-
-
-def choose_player() -> str | None:
-    """The player named in the URL, or chosen here (and then put in the URL)."""
-    names = fetch("recorded_players")["player"].to_list()
-    if not names:
-        st.info("The lake holds no recorded game with a named player: import or record one.")
-        return None
-    asked = st.query_params.get("player")
-    index = names.index(asked) if asked in names else None
-    chosen = st.selectbox("Player", names, index=index, placeholder="Choose a player")
-    if chosen is not None and chosen != asked:
-        st.query_params["player"] = chosen
-    if asked is not None and asked not in names:
-        st.warning(f"No recorded game of a player named '{plain(asked)}'.")
-    return chosen
 
 
 def summary(record: PlayerRecord) -> None:

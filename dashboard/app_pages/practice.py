@@ -14,7 +14,8 @@ import streamlit as st
 
 from dashboard.access import writes_allowed
 from dashboard.board_chart import board_chart, board_frame
-from dashboard.lake_data import fetch, lake_version
+from dashboard.lake_data import lake_version
+from dashboard.player_choice import choose_player
 from dashboard.record_charts import PICK, clickable_board, clicked_cell, with_chosen
 from dashboard.replay_charts import spec_without_rows
 from dashboard.text import plain
@@ -74,22 +75,6 @@ def board_spec(geometry: Geometry, edition: str) -> dict:
     """The clickable board of a board size as a spec without its rows, built once."""
     empty = board_frame([pieces.EMPTY] * geometry.cells, geometry, edition)
     return spec_without_rows(clickable_board(empty, None))
-
-
-def choose_player() -> str | None:
-    """The player named in the URL, or chosen here (and then put in the URL)."""
-    names = fetch("recorded_players")["player"].to_list()
-    if not names:
-        st.info("The lake holds no recorded game with a named player: import or record one.")
-        return None
-    asked = st.query_params.get("player")
-    index = names.index(asked) if asked in names else None
-    chosen = st.selectbox("Player", names, index=index, placeholder="Choose a player")
-    if chosen is not None and chosen != asked:
-        st.query_params["player"] = chosen
-    if asked is not None and asked not in names:
-        st.warning(f"No recorded game of a player named '{plain(asked)}'.")
-    return chosen
 
 
 def summary(player: str, puzzles: list[Puzzle], progress: Progress, due: int) -> None:
