@@ -8,8 +8,6 @@ Their unreviewed games can be reviewed from here, in the background.
 
 from __future__ import annotations
 
-from urllib.parse import quote
-
 import polars as pl
 import streamlit as st
 
@@ -352,7 +350,12 @@ if player is not None:
         st.warning(f"No recorded game of a player named '{plain(player)}'.")
     else:
         summary(record)
-        st.markdown(f"[Practise the moves that cost you most](practice?player={quote(player)})")
+        st.page_link(
+            "app_pages/practice.py",
+            label="Practise the moves that cost you most",
+            icon=":material/school:",
+            query_params={"player": player},
+        )
         games_over_time(record)
         if record.reviewed.height:
             by_kind(record)

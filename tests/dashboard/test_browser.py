@@ -298,8 +298,9 @@ def _review_first_game_of(lake, player: str) -> int:
 
 
 def test_practice_a_puzzle_and_its_progress_survives_a_reload(lake):
-    """Open Bob's puzzles, answer the first with a castle on an empty cell clicked on the board:
-    the engine's verdict shows, and after a reload the page counts the puzzle answered."""
+    """From Bob's Player page, open his puzzles and answer the first with a castle on an empty
+    cell clicked on the board: the engine's verdict shows, and after a reload the page counts
+    the puzzle answered."""
     player = "Bob"
     game_id = _review_first_game_of(lake, player)
     try:
@@ -307,8 +308,11 @@ def test_practice_a_puzzle_and_its_progress_survives_a_reload(lake):
         state = puzzle_position(lake, first, DEFAULT_SEED).state
         empty = state.geometry.cell_name(state.board.index(pieces.EMPTY))
         with dashboard_server(lake.root) as url, chromium() as browser:
-            page = open_page(browser, url, f"practice?player={player}", timeout_ms=120_000)
+            page = open_page(browser, url, f"player?player={player}", timeout_ms=120_000)
             page.set_viewport_size(LAPTOP)
+            page.get_by_role("link", name="Practise the moves that cost you most").click()
+            practice = re.compile(rf"/practice\?player={player}(&|$)")
+            expect(page).to_have_url(practice, timeout=STEP_MS)
             expect(page.get_by_text(re.compile(r"· 0 answered"))).to_be_visible(timeout=STEP_MS)
             page.get_by_role("radio", name=re.compile(r"^C\d ×")).first.click()
             cell_box = page.locator('[data-testid="stSelectbox"]').filter(has_text="Cell")
