@@ -128,6 +128,8 @@ def _select(label: str, key: str, values: list[str], help_text: str) -> str | No
     choices_ = [ALL, *values]
     wanted = st.query_params.get(key)
     index = choices_.index(wanted) if wanted in choices_ else 0
+    if wanted is not None and wanted not in choices_:
+        st.sidebar.warning(f"{label} '{plain(wanted)}' (from the link) has no games: showing all.")
     chosen = st.sidebar.selectbox(
         label,
         choices_,

@@ -18,9 +18,9 @@ from data.reviews import save_review
 from engine.evaluate import DEFAULT_BUDGET
 from engine.rules import rule_set
 from engine.state import Game
-from tests.lakes import APP_PAGES, scratch_lake
+from tests.dashboard.conftest import APP
+from tests.lakes import scratch_lake
 
-PAGE = str(APP_PAGES / "player.py")
 PLAYER = "Ann"
 
 
@@ -50,9 +50,9 @@ def _games(lake: Lake) -> pl.DataFrame:
 
 def _open(lake: Lake, monkeypatch: pytest.MonkeyPatch, **query: str) -> AppTest:
     monkeypatch.setenv("KINGDOMS_LAKE", str(lake.root))
-    app = AppTest.from_file(PAGE, default_timeout=120)
+    app = AppTest.from_file(APP, default_timeout=120)  # the app: the page links to Practice
     app.query_params.update(query)
-    return app.run()
+    return app.switch_page("app_pages/player.py").run()
 
 
 TABLES = {  # a column only each of the page's tables has
@@ -203,4 +203,4 @@ def test_choosing_a_player_puts_them_in_the_url(
 def test_an_unknown_player_is_said_so(lake: Lake, monkeypatch: pytest.MonkeyPatch) -> None:
     app = _open(lake, monkeypatch, player="Nobody")
     assert not app.exception
-    assert "No recorded game of a player named 'Nobody'" in app.warning[0].value
+    assert "Player name 'Nobody' (from the link) has no games" in app.warning[0].value
