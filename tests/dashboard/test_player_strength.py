@@ -14,9 +14,9 @@ from data.review_all import review_agents, review_all
 from data.review_rows import DEFAULT_SEED
 from data.simulate import Plan, simulate
 from data.strength import Rung, place
-from tests.lakes import APP_PAGES, scratch_lake
+from tests.dashboard.conftest import APP
+from tests.lakes import scratch_lake
 
-PAGE = str(APP_PAGES / "player.py")
 PLAYER = "Ann"
 BUDGET, SAMPLE = 2, 2
 
@@ -36,9 +36,9 @@ def _open(lake: Lake, monkeypatch: pytest.MonkeyPatch, budget: int) -> AppTest:
     monkeypatch.setenv("KINGDOMS_LAKE", str(lake.root))
     monkeypatch.setattr(engine.evaluate, "DEFAULT_BUDGET", budget)  # the page's review budget
     st.cache_data.clear()  # the page caches by the lake's version, which the budget leaves as is
-    app = AppTest.from_file(PAGE, default_timeout=120)
+    app = AppTest.from_file(APP, default_timeout=120)  # the app: the page links to Practice
     app.query_params["player"] = PLAYER
-    return app.run()
+    return app.switch_page("app_pages/player.py").run()
 
 
 def test_the_player_is_placed_among_the_agents_accuracies(
