@@ -7,8 +7,13 @@ from pathlib import Path
 from data.importer import import_records
 from data.lake import Lake
 from data.played import PlayedGame, PlayedGames
+from data.reader import connect, execute
+from data.review_rows import DEFAULT_SEED, review_game
+from data.reviews import save_review
 from data.simulate import Plan, simulate
+from engine.evaluate import DEFAULT_BUDGET
 from engine.rules import rule_set
+from engine.state import Game
 
 ROOT = Path(__file__).resolve().parents[1]
 RECORDS = ROOT / "data" / "records"
@@ -46,3 +51,19 @@ def scratch_lake(folder: Path) -> Lake:
     simulate(lake, Plan(6, players=(2, 3), seed=11, batch_size=6), progress=False)
     assert import_records(lake, sorted(RECORDS.glob("*.kgn"))).errors == []
     return lake
+
+
+def review_first_game_of(lake: Lake, player: str) -> int:
+    """Review the player's first recorded game as the Practice page reads it; its id."""
+    con = connect(lake)
+    game_id = execute(
+        con,
+        "SELECT min(game_id) AS game_id FROM seats JOIN games USING (game_id) "
+        "WHERE source = 'recorded' AND player = $p",
+        {"p": player},
+    )["game_id"][0]
+    stored = execute(con, "game_record", {"game_id": game_id}).row(0, named=True)
+    game = Game(stored["players"], rule_set(stored["edition"], stored["variant"]))
+    review = review_game(game, stored["actions"], DEFAULT_BUDGET, DEFAULT_SEED)
+    save_review(lake, game_id, DEFAULT_BUDGET, DEFAULT_SEED, review)
+    return game_id

@@ -15,13 +15,11 @@ from data.levels import default_level, precisions
 from data.practice import player_puzzles, puzzle_position
 from data.practice_schedule import load_progress, progress_path
 from data.reader import connect, execute
-from data.review_rows import DEFAULT_SEED, review_game
-from data.reviews import save_review
+from data.review_rows import DEFAULT_SEED
 from engine import pieces
 from engine.evaluate import DEFAULT_BUDGET
 from engine.moves import CASTLE, DRAW, PASS, START, Move
 from engine.record import Record, RecordedMove, parse_record
-from engine.rules import rule_set
 from engine.state import Game
 from tests.dashboard.browser import (
     CHART,
@@ -33,7 +31,7 @@ from tests.dashboard.browser import (
     open_page,
     wait_until_drawn,
 )
-from tests.lakes import RECORDS
+from tests.lakes import RECORDS, review_first_game_of
 
 pytestmark = pytest.mark.slow
 
@@ -281,28 +279,12 @@ def test_every_label_of_the_move_palette_reads(lake, window, tmp_path):
         delete_draft(lake, draft_id)
 
 
-def _review_first_game_of(lake, player: str) -> int:
-    """Review the player's first recorded game as the Practice page reads it; its id."""
-    con = connect(lake)
-    game_id = execute(
-        con,
-        "SELECT min(game_id) AS game_id FROM seats JOIN games USING (game_id) "
-        "WHERE source = 'recorded' AND player = $p",
-        {"p": player},
-    )["game_id"][0]
-    stored = execute(con, "game_record", {"game_id": game_id}).row(0, named=True)
-    game = Game(stored["players"], rule_set(stored["edition"], stored["variant"]))
-    review = review_game(game, stored["actions"], DEFAULT_BUDGET, DEFAULT_SEED)
-    save_review(lake, game_id, DEFAULT_BUDGET, DEFAULT_SEED, review)
-    return game_id
-
-
 def test_practice_a_puzzle_and_its_progress_survives_a_reload(lake):
     """From Bob's Player page, open his puzzles and answer the first with a castle on an empty
     cell clicked on the board: the engine's verdict shows, and after a reload the page counts
     the puzzle answered."""
     player = "Bob"
-    game_id = _review_first_game_of(lake, player)
+    game_id = review_first_game_of(lake, player)
     try:
         first = player_puzzles(lake, player, DEFAULT_BUDGET, DEFAULT_SEED)[0]
         state = puzzle_position(lake, first, DEFAULT_SEED).state

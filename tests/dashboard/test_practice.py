@@ -11,15 +11,11 @@ from streamlit.testing.v1 import AppTest
 from data.lake import Lake
 from data.practice import player_puzzles, puzzle_position
 from data.practice_schedule import load_progress
-from data.reader import connect, execute
-from data.review_rows import DEFAULT_SEED, review_game
-from data.reviews import save_review
+from data.review_rows import DEFAULT_SEED
 from engine.evaluate import DEFAULT_BUDGET
 from engine.moves import Move
-from engine.rules import rule_set
-from engine.state import Game
 from tests.dashboard.conftest import APP
-from tests.lakes import scratch_lake
+from tests.lakes import review_first_game_of, scratch_lake
 
 PAGE = "app_pages/practice.py"
 PLAYER = "Bob"  # his moves in the Ann–Bob record include mistakes at the default budget
@@ -29,17 +25,7 @@ PLAYER = "Bob"  # his moves in the Ann–Bob record include mistakes at the defa
 def lake(tmp_path_factory: pytest.TempPathFactory) -> Lake:
     """The records' lake with the first of the player's games reviewed as the page reads it."""
     lake = scratch_lake(tmp_path_factory.mktemp("practice-page-lake"))
-    con = connect(lake)
-    game_id = execute(
-        con,
-        "SELECT min(game_id) AS game_id FROM seats JOIN games USING (game_id) "
-        "WHERE source = 'recorded' AND player = $p",
-        {"p": PLAYER},
-    )["game_id"][0]
-    stored = execute(con, "game_record", {"game_id": game_id}).row(0, named=True)
-    game = Game(stored["players"], rule_set(stored["edition"], stored["variant"]))
-    review = review_game(game, stored["actions"], DEFAULT_BUDGET, DEFAULT_SEED)
-    save_review(lake, game_id, DEFAULT_BUDGET, DEFAULT_SEED, review)
+    review_first_game_of(lake, PLAYER)
     return lake
 
 
