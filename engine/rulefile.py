@@ -48,17 +48,14 @@ class RuleFileError(ValueError):
     """A rule-set file that cannot be read or describes no playable rule set."""
 
 
-def read_rule_file(path: str | Path) -> tuple[RuleFile, dict]:
-    """A file's checked document and what it gives (`parameters`), or RuleFileError with
-    `file:line:col: what is wrong`."""
+def read_rule_file(path: str | Path) -> str:
+    """A rule-set file's text, or RuleFileError with `file:line:col: what is wrong`."""
     try:
-        text = Path(path).read_text(encoding="utf-8")
+        return Path(path).read_text(encoding="utf-8")
     except UnicodeDecodeError:
         raise RuleFileError(f"{path}:1:1: not UTF-8 text") from None
     except OSError as error:
         raise RuleFileError(f"{path}: {error.strerror}") from None
-    document = RuleFile(text, str(path))
-    return document, document.parameters()
 
 
 def shipped(folder: str = "") -> tuple[str, ...]:

@@ -8,13 +8,22 @@ edition's name.
 
 from __future__ import annotations
 
+import hashlib
+import json
+import re
 from collections import Counter
 from dataclasses import dataclass, field, fields
 from functools import cache, cached_property
 from pathlib import Path
 
 from engine import pieces
-from engine.rulefile import read_rule_file, shipped_parameters
+from engine.rulefile import (
+    LATER_FIRST,
+    TILE_TOKENS,
+    RuleFile,
+    read_rule_file,
+    shipped_parameters,
+)
 
 EDITIONS = ("kingdoms-2011", "kingdoms-2002", "heller-pfennig", "cosmolancer")
 DEFAULT_EDITION = "kingdoms-2011"
@@ -177,7 +186,14 @@ def rule_set(edition: str = DEFAULT_EDITION, variants: str | None = None) -> Rul
 def load_rules(path: str | Path) -> RuleSet:
     """The rule set a rule-set file describes: its base edition and variants, changed as it
     says; or RuleFileError with `file:line:col: what is wrong`."""
-    document, given = read_rule_file(path)
+    return rules_from_text(read_rule_file(path), str(path))
+
+
+def rules_from_text(text: str, origin: str = "<text>") -> RuleSet:
+    """The rule set a rule-set text describes (as `load_rules` reads a file); errors say
+    `origin:line:col: what is wrong`."""
+    document = RuleFile(text, origin)
+    given = document.parameters()
     if "base" not in given:
         editions = ", ".join(f"'{edition}'" for edition in EDITIONS)
         raise document.error(
@@ -200,3 +216,55 @@ def load_rules(path: str | Path) -> RuleSet:
     each = {players: sum(rules.castles(players)) for players in PLAYER_COUNTS}
     document.check_playable(rules.rows, rules.columns, len(rules.tiles), each)
     return rules
+
+
+def rule_text(rules: RuleSet) -> str:
+    """The rule set as a complete rule-set file: every key, in the order rule files use, that
+    `rules_from_text` reads back to an equal rule set."""
+    return f"name = {_toml_string(rules.name)}\n{_rules_body(rules)}"
+
+
+@cache
+def rules_hash(rules: RuleSet) -> str:
+    """A short hash of what the rules are (their canonical text without the display name), so
+    renaming a rule set keeps its identity."""
+    return hashlib.sha256(_rules_body(rules).encode()).hexdigest()[:12]
+
+
+@cache
+def _rules_body(rules: RuleSet) -> str:
+    """Every key of the canonical text after the name."""
+    variants = ", ".join(_toml_string(v) for v in VARIANTS if v in rules.variants)
+    counts = Counter(rules.tiles)
+    lines = [
+        f"base = {_toml_string(rules.edition)}",
+        f"variants = [{variants}]",
+        f"rows = {rules.rows}",
+        f"columns = {rules.columns}",
+        f"start_gold = {rules.start_gold}",
+        f"epochs = {rules.epochs}",
+        f"returning_ranks = [{', '.join(map(str, rules.returning_ranks or ()))}]",
+        f"later_first = {_toml_string(LATER_FIRST[0])}",
+        "",
+        "[tiles]",
+        *(f"{_toml_key(token)} = {counts[code]}" for token, code in TILE_TOKENS.items()),
+        "",
+        "[castles]",
+        *(
+            f"{players} = [{', '.join(map(str, rules.castles(players)))}]"
+            for players in PLAYER_COUNTS
+        ),
+        "",
+        "[gold_mine]",
+        f"factor = {rules.gold_mine_factor}",
+    ]
+    return "\n".join(lines) + "\n"
+
+
+def _toml_string(text: str) -> str:
+    """A TOML basic string (JSON's escapes, and DEL escaped as TOML asks)."""
+    return json.dumps(text, ensure_ascii=False).replace("\x7f", "\\u007f")
+
+
+def _toml_key(token: str) -> str:
+    return token if re.fullmatch(r"[A-Za-z_]+", token) else _toml_string(token)

@@ -14,8 +14,17 @@ from data.cli import main
 from engine import pieces
 from engine.kernel.batch import policy_games, random_games
 from engine.record import record_from_state, write_record
-from engine.rulefile import shipped
-from engine.rules import EDITIONS, PLAYER_COUNTS, VARIANTS, load_rules, rule_set
+from engine.rulefile import RuleFileError, shipped
+from engine.rules import (
+    EDITIONS,
+    PLAYER_COUNTS,
+    VARIANTS,
+    load_rules,
+    rule_set,
+    rule_text,
+    rules_from_text,
+    rules_hash,
+)
 from engine.state import Game
 
 SHIPPED = Path(__file__).parents[2] / "engine" / "rulesets"
@@ -131,6 +140,34 @@ def test_a_custom_rule_set_is_not_stored_as_if_shipped(
     assert main(["simulate", "--rules", str(custom), "--lake", str(lake), "--games", "2"]) == 2
     assert "shipped editions and variants only" in capsys.readouterr().err
     assert not lake.exists()
+
+
+@pytest.mark.parametrize("path", sorted(SHIPPED.rglob("*.toml")), ids=lambda path: path.stem)
+def test_every_shipped_rule_set_reads_back_from_its_canonical_text(path: Path) -> None:
+    rules = load_rules(path)
+    text = rule_text(rules)
+    again = rules_from_text(text)
+    assert (again, again.name, rule_text(again)) == (rules, rules.name, text)
+
+
+def test_the_hash_is_the_rules_not_the_way_the_file_is_written(custom: Path) -> None:
+    bare = "\n".join(line for line in CUSTOM.splitlines() if line.strip())
+    commented = CUSTOM.replace("epochs = 4", "epochs = 4  # one more than the editions")
+    renamed = rules_from_text(commented.replace("no gold mine", "renamed"))
+    hashes = {rules_hash(rules_from_text(text)) for text in (bare, commented)}
+    assert hashes == {rules_hash(load_rules(custom))} == {rules_hash(renamed)}
+    assert len(hashes.pop()) == 12
+
+
+def test_a_changed_tile_count_changes_the_hash() -> None:
+    more = rules_from_text('base = "kingdoms-2011"\n[tiles]\nMT = 3\n')
+    assert rules_hash(more) != rules_hash(rule_set())
+    assert len({rules_hash(rule_set(e, v)) for e in EDITIONS for v in ("", *VARIANTS)}) == 16
+
+
+def test_a_text_error_points_at_its_origin() -> None:
+    with pytest.raises(RuleFileError, match=r"^sandbox:2:1: colums: unknown key"):
+        rules_from_text('base = "kingdoms-2011"\ncolums = 6\n', "sandbox")
 
 
 @pytest.mark.parametrize(
