@@ -28,6 +28,7 @@ navigation = st.navigation(
         st.Page("app_pages/heatmaps.py", title="Heatmaps", icon=":material/grid_on:"),
         st.Page("app_pages/tile_impact.py", title="Tile impact", icon=":material/extension:"),
         st.Page("app_pages/balance.py", title="Balance", icon=":material/balance:"),
+        st.Page("app_pages/sandbox.py", title="Sandbox", icon=":material/science:"),
         st.Page("app_pages/replay.py", title="Replay", icon=":material/replay:"),
         st.Page("app_pages/player.py", title="Player", icon=":material/person:"),
         st.Page("app_pages/practice.py", title="Practice", icon=":material/school:"),
