@@ -59,6 +59,7 @@ def _compile_into_cache_folder() -> None:
             scoring,
             search,
             stream,
+            trace,
         )
     finally:
         numba.config.CACHE_DIR = before

@@ -1,0 +1,75 @@
+"""The designer's reading of played games: the fitted leaf's win shares at every turn, each
+decision's openness and each draw's luck, held to the replay and the final results."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from engine import moves
+from engine.design import trace_games
+from engine.kernel.batch import policy_games
+from engine.kernel.replay import ReplayError, replay_games
+from engine.outcome import Outcome
+from engine.rules import RuleSet, rule_set
+from engine.state import Game
+
+GAMES = 12
+SETUPS = [
+    (players, rules)
+    for players in (2, 3, 4)
+    for rules in (RuleSet(), rule_set("kingdoms-2011", "no-luck"))
+]
+
+
+def _games(players: int, rules: RuleSet):
+    return policy_games(players, rules, range(GAMES), ("heuristic",) * players)
+
+
+@pytest.mark.parametrize(("players", "rules"), SETUPS)
+def test_a_point_a_turn_and_the_result_at_the_end(players, rules):
+    games = _games(players, rules)
+    traces = trace_games(players, rules, games.actions, games.offsets)
+    replayed = replay_games([(players, rules)], np.zeros(GAMES), games.actions, games.offsets)
+    turns = np.bincount(replayed.turns.game, minlength=GAMES)
+    draws = np.bincount(
+        replayed.turns.game[replayed.turns.kind == moves.KINDS.index(moves.DRAW)],
+        minlength=GAMES,
+    )
+    for g in range(GAMES):
+        points = traces.game(g)
+        assert len(points) == turns[g] + 1
+        assert np.allclose(points.sum(axis=1), 1.0)
+        state = Game(players, rules).new_initial_state()
+        for action in games.history(g):
+            state.apply_action(int(action))
+        assert points[-1].tolist() == pytest.approx(Outcome.of(state.returns()).win_shares)
+    # every turn is a choice, and a drawn (or chosen) tile's placement one more
+    assert traces.acted.tolist() == (turns + draws).tolist()
+    assert (traces.choices <= traces.acted).all()
+    assert (traces.clear <= traces.choices).all() and (traces.open <= traces.choices).all()
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_luck_is_what_the_draws_moved_and_nothing_without_them(players):
+    lucky, luckless = RuleSet(), rule_set("kingdoms-2011", "no-luck")
+    drawn = trace_games(players, lucky, *_offsets(_games(players, lucky)))
+    chosen = trace_games(players, luckless, *_offsets(_games(players, luckless)))
+    assert np.allclose(drawn.luck.sum(axis=1), 0.0)  # the seats' shares always add up to 1
+    assert (np.abs(drawn.luck).sum(axis=1) > 0).all()
+    assert (chosen.luck == 0).all()  # no tile is drawn: nothing is luck
+
+
+def _offsets(games):
+    return games.actions, games.offsets
+
+
+def test_a_refused_list_is_named():
+    games = _games(2, RuleSet())
+    end = int(games.offsets[1])
+    with pytest.raises(ReplayError, match="end before"):
+        trace_games(2, RuleSet(), games.actions[: end - 1], np.array([0, end - 1]))
+    broken = games.actions[:end].copy()
+    broken[3] = 250  # no action has this id
+    with pytest.raises(ReplayError, match="action 250"):
+        trace_games(2, RuleSet(), broken, np.array([0, end]))
