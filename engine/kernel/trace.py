@@ -106,7 +106,8 @@ def trace_games(rules, actions, offsets, sensible, clear, out) -> None:
                     out.luck[g, seat] += drawn[seat] - expected[seat] / total
             if not apply_action(state, rules, action):
                 out.refused[0], out.refused[1] = g, i - offsets[g] + 1
-                out.refused[2] = point - out.starts[g]
+                dealing = phase != TURN and phase != PLACE and phase != DRAWN
+                out.refused[2] = point - out.starts[g] + dealing  # the turn it comes before
                 return
         if state[PHASE] != OVER:
             out.refused[0], out.refused[1] = g, offsets[g + 1] - offsets[g] + 1

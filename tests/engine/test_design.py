@@ -64,12 +64,26 @@ def _offsets(games):
     return games.actions, games.offsets
 
 
-def test_a_refused_list_is_named():
+@pytest.mark.parametrize("position", [1, 3, 40, -1])
+def test_a_refused_list_is_named_as_the_replay_names_it(position):
     games = _games(2, RuleSet())
     end = int(games.offsets[1])
-    with pytest.raises(ReplayError, match="end before"):
-        trace_games(2, RuleSet(), games.actions[: end - 1], np.array([0, end - 1]))
     broken = games.actions[:end].copy()
-    broken[3] = 250  # no action has this id
-    with pytest.raises(ReplayError, match="action 250"):
-        trace_games(2, RuleSet(), broken, np.array([0, end]))
+    broken[position] = 250  # no action has this id
+    offsets = np.array([0, end])
+    with pytest.raises(ReplayError, match="action 250") as traced:
+        trace_games(2, RuleSet(), broken, offsets)
+    with pytest.raises(ReplayError) as replayed:
+        replay_games([(2, RuleSet())], np.zeros(1), broken, offsets)
+    assert (traced.value.ply, str(traced.value)) == (replayed.value.ply, str(replayed.value))
+
+
+def test_a_list_that_ends_too_soon_is_named():
+    games = _games(2, RuleSet())
+    end = int(games.offsets[1]) - 1
+    offsets = np.array([0, end])
+    with pytest.raises(ReplayError, match="end before") as traced:
+        trace_games(2, RuleSet(), games.actions[:end], offsets)
+    with pytest.raises(ReplayError) as replayed:
+        replay_games([(2, RuleSet())], np.zeros(1), games.actions[:end], offsets)
+    assert traced.value.ply == replayed.value.ply
