@@ -3,6 +3,8 @@ decision's openness and each draw's luck, held to the replay and the final resul
 
 from __future__ import annotations
 
+import itertools
+
 import numpy as np
 import pytest
 
@@ -12,7 +14,7 @@ from engine.kernel.batch import policy_games
 from engine.kernel.replay import ReplayError, replay_games
 from engine.outcome import Outcome
 from engine.rules import RuleSet, rule_set
-from engine.state import Game
+from engine.state import DRAWN, Game
 
 GAMES = 12
 SETUPS = [
@@ -62,6 +64,46 @@ def test_luck_is_what_the_draws_moved_and_nothing_without_them(players):
 
 def _offsets(games):
     return games.actions, games.offsets
+
+
+def _result(players: int, actions: list[int]) -> tuple[float, ...] | None:
+    """The win shares the actions end the game with, None if they do not end it."""
+    state = Game(players).new_initial_state()
+    for action in actions:
+        state.apply_action(action)
+    return Outcome.of(state.returns()).win_shares if state.is_terminal() else None
+
+
+def _last_draws_apart(players: int) -> tuple[list[int], list[int]]:
+    """Two games alike but for the tile drawn for the board's last cell, which changes the
+    result: the first heuristic game that ends so, and it with another tile the draw could
+    have given."""
+    for seed in itertools.count():
+        actions = policy_games(players, RuleSet(), [seed], ("heuristic",) * players).history(0)
+        played = [int(action) for action in actions]
+        state = Game(players).new_initial_state()
+        for action in played[:-2]:
+            state.apply_action(action)
+        if state.phase != DRAWN or state.empty != 1:
+            continue
+        for tile, _ in state.chance_outcomes():
+            other = [*played[:-2], tile, played[-1]]  # the one cell left takes it
+            if _result(players, other) not in (None, _result(players, played)):
+                return played, other
+    raise AssertionError("unreachable")
+
+
+@pytest.mark.parametrize("players", [2, 3])
+def test_luck_at_the_last_cell_is_the_results_difference(players):
+    # Both games meet the same draws, from the same positions, but the last; there, with the
+    # same tiles that could have come, a seat's luck is its share with the tile drawn, which
+    # at the last cell is its result, less the same mean: the two games' luck differs by
+    # exactly their results' difference, for every seat.
+    played, other = _last_draws_apart(players)
+    actions = np.array(played + other, dtype=np.uint8)
+    traces = trace_games(players, RuleSet(), actions, np.array([0, len(played), len(actions)]))
+    results = np.array([_result(players, played), _result(players, other)])
+    assert traces.luck[0] - traces.luck[1] == pytest.approx(results[0] - results[1], abs=1e-9)
 
 
 @pytest.mark.parametrize("position", [1, 3, 40, -1])
