@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import asdict, dataclass, replace
 from datetime import date
 
@@ -29,7 +30,7 @@ STANDARD_LABEL = "standard rules (no variant)"
 EPOCHS = tuple(str(epoch) for epoch in range(1, RuleSet().epochs + 1))
 # The filters a whole-game figure follows; the others describe seats or boards.
 GAME_FILTERS = frozenset(
-    {"edition", "variant", "players", "level", "source", "date_from", "date_to"}
+    {"edition", "variant", "players", "level", "source", "date_from", "date_to", "rules"}
 )
 BASELINE = "random"  # the level shown only as a labelled baseline of random play
 LEVEL_HELP = (
@@ -55,6 +56,7 @@ class Filters:
     epoch: int | None = None
     date_from: str | None = None
     date_to: str | None = None
+    rules: str | None = None  # a rule set's hash (engine/rules.py `rules_hash`)
 
     def params(self) -> dict[str, object]:
         """The `$name` parameters of the named queries."""
@@ -78,6 +80,7 @@ class Filters:
             f"epoch {self.epoch}" if self.epoch else None,
             f"stored from {self.date_from}" if self.date_from else None,
             f"stored to {self.date_to}" if self.date_to else None,
+            f"rule set {self.rules}" if self.rules else None,
         ]
         return " · ".join(p for p in parts if p)
 
@@ -89,6 +92,7 @@ class Filters:
             "agent": f"agent {self.agent}",
             "player": f"player {self.player}",
             "epoch": f"epoch {self.epoch}",
+            "rules": f"rule set {self.rules}",
         }
         chosen = {name for name, value in asdict(self).items() if value is not None}
         return [labels.get(name, name) for name in asdict(self) if name in chosen - followed]
@@ -124,7 +128,36 @@ def options(choice_frame: pl.DataFrame, dimension: str) -> list[str]:
     return [str(v) for v in rows["value"].to_list() if v not in (None, "")]
 
 
-def _select(label: str, key: str, values: list[str], help_text: str) -> str | None:
+def rule_set_choices() -> pl.DataFrame:
+    """The lake's rule sets with their names, boards and games (rules, name, rows, columns,
+    games)."""
+    return fetch("rule_set_choices")
+
+
+def _rule_set(rule_sets: pl.DataFrame) -> str | None:
+    """The Rule set select, by name, shown only when the lake holds more than one rule set."""
+    if rule_sets.height < 2:
+        return None
+    names = {
+        row["rules"]: f"{row['name']} ({row['rows']} × {row['columns']}, {row['games']:,} games)"
+        for row in rule_sets.iter_rows(named=True)
+    }
+    return _select(
+        "Rule set",
+        "rules",
+        list(names),
+        "The rules the games followed: a shipped edition and variants, or a rule-set file.",
+        lambda value: names.get(value, value),
+    )
+
+
+def _select(
+    label: str,
+    key: str,
+    values: list[str],
+    help_text: str,
+    label_of: Callable[[str], str] = lambda value: STANDARD_LABEL if value == STANDARD else value,
+) -> str | None:
     choices_ = [ALL, *values]
     wanted = st.query_params.get(key)
     index = choices_.index(wanted) if wanted in choices_ else 0
@@ -136,7 +169,7 @@ def _select(label: str, key: str, values: list[str], help_text: str) -> str | No
         index=index,
         key=f"filter_{key}",
         help=help_text,
-        format_func=lambda value: STANDARD_LABEL if value == STANDARD else value,
+        format_func=label_of,
     )
     return None if chosen == ALL else chosen
 
@@ -242,6 +275,7 @@ def sidebar_filters() -> Filters:
     st.sidebar.header("Filters")
     level_slot = st.sidebar.container()  # drawn first, filled once the other filters are read
     picked = {
+        "rules": _rule_set(rule_set_choices()),
         "edition": _select("Edition", "edition", options(choice_frame, "edition"), "Rule set."),
         "variant": _select(
             "Variant",

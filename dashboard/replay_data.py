@@ -20,7 +20,9 @@ from data.lake import Lake, lake_path
 from data.reader import QueryError, connect
 from data.review_rows import review_game
 from data.reviews import load_review, save_review
-from engine.rules import RulesError, rule_set
+from data.rule_sets import stored_rules
+from engine.rulefile import RuleFileError
+from engine.rules import RulesError
 from engine.state import Game
 from engine.tokens import parse_int
 
@@ -58,8 +60,8 @@ def _open(version: str, game_id: int) -> OpenedGame | None:
         return None
     row = found.row(0, named=True)
     try:
-        game = Game(row["players"], rule_set(row["edition"], row["variant"]))
-    except RulesError:
+        game = Game(row["players"], stored_rules(row))
+    except (RulesError, RuleFileError):
         return None
     names = tuple(row["seat_players"])
     return OpenedGame(

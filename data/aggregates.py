@@ -36,17 +36,15 @@ from data.schema import (
     AGGREGATE_DIR,
     CELL_NAMES,
     KINDS,
-    MIRROR_CELLS,
     PLACEMENT_COLUMNS,
     TABLE_SCHEMAS,
-    TABLES,
     VALUE_OFFSET,
     aggregate_names,
+    board_cells,
     piece_tokens,
 )
 from data.views import game_view_statements, without_partitions
 from engine import pieces
-from engine.rules import EDITIONS, RuleSet
 
 PASS = KINDS.index("pass")  # a stored move's kind code for a pass
 TILES = ("draw", "start")  # the kinds of move that place a tile
@@ -55,9 +53,10 @@ TILES = ("draw", "start")  # the kinds of move that place a tile
 def batch_connection(tables: dict[str, pa.Table]) -> duckdb.DuckDBPyConnection:
     """The lake's views over one batch's tables, held in memory."""
     con = duckdb.connect(":memory:", config={"threads": 1})
-    for name in TABLES:
+    for name in TABLE_SCHEMAS:
         con.register(f"staged_{name}", tables[name])
-    for statement in game_view_statements({n: without_partitions(f"staged_{n}") for n in TABLES}):
+    sources = {name: without_partitions(f"staged_{name}") for name in TABLE_SCHEMAS}
+    for statement in game_view_statements(sources):
         con.execute(statement)
     return con
 
@@ -72,7 +71,7 @@ def _process_database(pid: int) -> duckdb.DuckDBPyConnection:
 @cache
 def aggregate_schemas() -> dict[str, pa.Schema]:
     """The columns of every aggregate: what its SQL gives on an empty batch."""
-    con = batch_connection({name: TABLE_SCHEMAS[name].empty_table() for name in TABLES})
+    con = batch_connection({name: schema.empty_table() for name, schema in TABLE_SCHEMAS.items()})
     schemas = {}
     for name in aggregate_names():
         sql = (AGGREGATE_DIR / f"{name}.sql").read_text()
@@ -104,12 +103,14 @@ class _Batch:
         self.seat_row[self.seat_game, self.seat_letter] = np.arange(len(self.seat_game))
         self.win_share = self.seats["win_share"].to_numpy()
         self.players = self.games["players"].to_numpy().astype(np.int64)
-        self.edition = column_key(self.games, "edition")
+        self.rule_set = column_key(self.games, "rules")
+        self.rule_sets = tables["rule_sets"]
         self.rules = composite(  # each game's rules, play level and date
             [
                 *(column_key(self.games, c) for c in ("edition", "variant", "players")),
                 self._levels(),
                 column_key(self.games, "created"),
+                column_key(self.games, "rules"),
             ]
         )
         self.owner = composite(  # each seat's rules and date, agent and player
@@ -201,6 +202,23 @@ class _Batch:
         return take(self.seat_owner, self.move_seat)
 
     @cached_property
+    def mirror_codes(self) -> np.ndarray:
+        """Each move's cell as the first cell of its mirror class on its game's board, coded as
+        stored (-1, no cell, stays)."""
+        boards = self.rule_sets.to_pydict()
+        sizes = dict(
+            zip(boards["rules"], zip(boards["rows"], boards["columns"], strict=True), strict=True)
+        )
+        firsts = np.array(
+            [
+                _mirror_firsts(*sizes.get(rules, (0, 0)))
+                for rules in self.rule_set.single.to_pylist()
+            ]
+        ).reshape(-1, len(CELL_NAMES))
+        board = self.rule_set.codes[self.move_game]
+        return np.where(self.cell.codes < 0, -1, firsts[board, self.cell.codes])
+
+    @cached_property
     def tile_impacts(self) -> tuple[np.ndarray, np.ndarray]:
         """Each tile placed (moves_of(TILES)): its impact on its placer, and the mean of its
         impacts on the others."""
@@ -238,6 +256,17 @@ class _Batch:
 
     def moves_of(self, kinds: tuple[str, ...]) -> np.ndarray:
         return np.nonzero(self.is_kind(kinds))[0]
+
+
+@cache
+def _mirror_firsts(rows: int, columns: int) -> np.ndarray:
+    """For every stored cell code, the code of its mirror class's first cell on a board of this
+    size (data/schema.py `board_cells`; a code off the board maps to itself)."""
+    firsts = np.arange(len(CELL_NAMES))
+    if rows and columns:
+        for cell, mirror in board_cells(rows, columns):
+            firsts[CELL_NAMES.index(cell)] = CELL_NAMES.index(mirror)
+    return firsts
 
 
 def _castles(batch: _Batch) -> pa.Table:
@@ -348,8 +377,7 @@ CELL_SCOPES = ("cell", "mirror", "board")  # a cell, a cell with its mirror imag
 
 def _cell_scopes(batch: _Batch) -> list[tuple[str | None, Key]]:
     """Each move's cell, the first cell of its mirror class, and the board (one for all)."""
-    mirror = np.array([CELL_NAMES.index(m) for m in MIRROR_CELLS])
-    mirrored = Key(mirror[batch.cell.codes], batch.cell.values)
+    mirrored = Key(batch.mirror_codes, batch.cell.values)
     return list(zip(CELL_SCOPES, [batch.cell, mirrored, rolled(batch.cell)], strict=True))
 
 
@@ -431,15 +459,16 @@ def _tile_use(batch: _Batch) -> pa.Table:
     tile = mapped(batch.piece, lambda t: tokens.index(t) if t in tokens else -1)[rows]
     seats = np.arange(batch.seats.num_rows)
     owner, first, _ = number_groups(*combined(batch.owner_keys(seats), seats))
-    tile_sets = {edition: RuleSet(edition=edition).tiles for edition in EDITIONS}
-    in_edition = np.array(  # per edition of the batch, which tile kinds its tile set has
+    rule_sets = batch.rule_sets.to_pydict()
+    tile_sets = dict(zip(rule_sets["rules"], rule_sets["tiles"], strict=True))
+    in_set = np.array(  # per rule set of the batch, which tile kinds its tile set has
         [
-            [code in tile_sets.get(edition, ()) for code in pieces.TILE_KINDS]
-            for edition in batch.edition.single.to_pylist()
+            [token in tile_sets.get(hashed, ()) for token in tokens]
+            for hashed in batch.rule_set.single.to_pylist()
         ],
         dtype=bool,
     ).reshape(-1, len(tokens))
-    has_tile = in_edition[batch.edition.codes[batch.seat_game]]
+    has_tile = in_set[batch.rule_set.codes[batch.seat_game]]
     sums = _tile_use_sums(owner, len(first), batch.win_share, has_tile, batch.move_seat[rows], tile)
     owners, kinds, placed = np.nonzero(sums[0])  # the groups: (owner, tile kind, placed)
     keys = batch.owner_keys(first[owners])

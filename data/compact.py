@@ -14,7 +14,7 @@ import pyarrow.parquet as pq
 
 from data.lake import CHECK_HINT, Batch, Lake, LakeError, Tables
 from data.lake_check import table_schemas
-from data.schema import TABLES, all_tables
+from data.schema import RULE_SETS, TABLES, all_tables
 
 SMALL_BATCH = 1_000  # a batch of fewer games is small
 MERGED_GAMES = 20_000  # a merged batch holds at most this many games
@@ -79,4 +79,7 @@ def _merged_tables(lake: Lake, group: list[Batch], progress: Callable[[int], Non
     tables = {name: pa.concat_tables(tables).unify_dictionaries() for name, tables in parts.items()}
     for name in TABLES:
         tables[name] = tables[name].sort_by("game_id").combine_chunks()
+    rule_sets = tables[RULE_SETS].combine_chunks()  # each once, as a batch writes them
+    first = {rules: row for row, rules in reversed(list(enumerate(rule_sets["rules"].to_pylist())))}
+    tables[RULE_SETS] = rule_sets.take(sorted(first.values()))
     return tables

@@ -37,7 +37,7 @@ from data.console_sandbox import (
 )
 from data.lake import Lake
 from data.reader import QueryError
-from data.schema import TABLE_SCHEMAS, TABLES
+from data.schema import TABLE_SCHEMAS
 from data.view_columns import AGGREGATE_MEANING, COLUMN_MEANINGS, VIEW_MEANINGS
 from data.views import game_view_statements
 
@@ -110,8 +110,8 @@ def console_tables(lake: Lake) -> Tables:
     """The lake's committed files as the sandbox reads them: the stored tables under `_stored_…`
     with the lake's views over them (same names and columns), and the `agg_…` tables."""
     files = lake.table_files()  # a damaged file is named here, before any query runs
-    stored = {name: f"_stored_{name}" for name in TABLES}
-    schemas = {stored[name]: (name, TABLE_SCHEMAS[name]) for name in TABLES}
+    stored = {name: f"_stored_{name}" for name in TABLE_SCHEMAS}
+    schemas = {stored[name]: (name, schema) for name, schema in TABLE_SCHEMAS.items()}
     schemas.update((name, (name, schema)) for name, schema in aggregate_schemas().items())
     return Tables(
         tuple(

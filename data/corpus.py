@@ -13,7 +13,7 @@ import tempfile
 from collections.abc import Iterable
 from dataclasses import asdict, dataclass
 from datetime import UTC, datetime
-from functools import cached_property
+from functools import cache, cached_property
 from pathlib import Path
 from typing import TypeVar, cast
 
@@ -32,7 +32,7 @@ from data.store import Stored, store_games
 from engine.agents import AGENTS_VERSION, search_budget
 from engine.files import special_file_kind
 from engine.kernel.replay import ReplayError, replay_games
-from engine.rules import DEFAULT_EDITION, RuleSet, check_players, rule_set
+from engine.rules import DEFAULT_EDITION, RuleSet, check_players, rule_set, rules_hash
 
 CORPUS = Path(__file__).with_name("corpus") / "strong.parquet"
 FORMAT = 2  # the corpus files' own layout: raised when a column or a header field changes
@@ -217,14 +217,12 @@ def _earlier_games(lake: Lake, rows: pl.DataFrame, extends: Corpus | None) -> li
 
 
 def simulated_games(lake: Lake) -> tuple[pl.DataFrame, dict[int, str]]:
-    """Every committed simulated game of the lake (its seed, plan seed, players, rules, line-up
-    and actions), and each batch's commit time."""
+    """Every committed simulated game of the lake that follows a shipped edition and variants
+    (its seed, plan seed, players, rules, line-up and actions, a byte each as a corpus keeps
+    them), and each batch's commit time."""
     frames, finished_at = [], {}
     for batch in (b for b in lake.batches() if b.source == SOURCE):
-        games = _read_frame(
-            lake.part("games", batch),
-            ["game_id", "seed", "players", "edition", "variant", "actions"],
-        )
+        games = _shipped_games(lake.part("games", batch))
         seats = _read_frame(lake.part("seats", batch), ["game_id", "seat", "agent"])
         line_ups = seats.group_by("game_id").agg(
             line_up=pl.col("agent").cast(pl.String).sort_by(pl.col("seat").cast(pl.String))
@@ -241,6 +239,27 @@ def simulated_games(lake: Lake) -> tuple[pl.DataFrame, dict[int, str]]:
         plan_seed=pl.col("seed").floordiv(SEED_STRIDE),
         index=pl.col("seed").mod(SEED_STRIDE),
     ).sort("plan_seed", "index"), finished_at
+
+
+def _shipped_games(path: Path) -> pl.DataFrame:
+    """A batch's games of the shipped editions and variants, their actions a byte each (the
+    lake stores two, the high one zero for these rules)."""
+    columns = ["game_id", "seed", "players", "edition", "variant", "actions", "rules"]
+    games = _read_frame(path, columns).with_columns(
+        pl.col("edition", "variant", "rules").cast(pl.String)
+    )
+    setups = games.select("edition", "variant", "rules").unique().rows()
+    shipped = [
+        rules for edition, variant, rules in setups if rules == _shipped_hash(edition, variant)
+    ]
+    games = games.filter(pl.col("rules").is_in(shipped)).drop("rules")
+    low_bytes = [actions[::2] for actions in games["actions"].to_list()]
+    return games.with_columns(actions=pl.Series(low_bytes, dtype=pl.Binary))
+
+
+@cache
+def _shipped_hash(edition: str, variant: str) -> str:
+    return rules_hash(rule_set(edition, variant))
 
 
 def _read_frame(path: Path, columns: list[str]) -> pl.DataFrame:

@@ -12,6 +12,7 @@ import duckdb
 from data.lake import Lake
 from data.played import PlayedGame, PlayedGames
 from data.reader import execute
+from data.rule_sets import stored_rules
 from data.store import store_games
 from engine.record import (
     RecordError,
@@ -22,7 +23,7 @@ from engine.record import (
     replay_record,
     write_record,
 )
-from engine.rules import rule_set
+from engine.rules import RuleSet
 from engine.state import Game
 from engine.turns import final_state
 
@@ -38,9 +39,10 @@ class ImportReport:
     errors: list[str] = field(default_factory=list)
 
 
-def played_from_text(text: str) -> PlayedGame:
-    """Parse and replay one record's text (raises RecordError) into a game ready for the lake."""
-    record = parse_record(text)
+def played_from_text(text: str, rules: RuleSet | None = None) -> PlayedGame:
+    """Parse and replay one record's text (raises RecordError) into a game ready for the lake;
+    with `rules`, played by them (a record of a rule-set file's game) rather than its tags'."""
+    record = parse_record(text, rules)
     state = replay_record(record)
     return PlayedGame(
         players=record.players,
@@ -54,9 +56,9 @@ def played_from_text(text: str) -> PlayedGame:
     )
 
 
-def played_from_record(path: str | Path) -> PlayedGame:
+def played_from_record(path: str | Path, rules: RuleSet | None = None) -> PlayedGame:
     """Read and replay one record file (raises RecordError or OSError)."""
-    return played_from_text(read_record_text(path))
+    return played_from_text(read_record_text(path), rules)
 
 
 Named = Sequence[tuple[str, bytes]]  # (name, contents) of each record
@@ -80,12 +82,15 @@ def store_records(lake: Lake, games: Sequence[PlayedGame], errors: list[str]) ->
     return ImportReport(stored.added, stored.duplicates, errors)
 
 
-def import_records(lake: Lake, paths: Sequence[str | Path]) -> ImportReport:
-    """Validate every file; add the good, new games as one `recorded` batch."""
+def import_records(
+    lake: Lake, paths: Sequence[str | Path], rules: RuleSet | None = None
+) -> ImportReport:
+    """Validate every file; add the good, new games as one `recorded` batch (with `rules`, each
+    played by them, as `played_from_text`)."""
     games, errors = [], []
     for path in paths:
         try:
-            games.append(played_from_record(path))
+            games.append(played_from_record(path, rules))
         except RecordError as error:
             errors.append(error.located(str(path)))
         except OSError as error:
@@ -99,8 +104,7 @@ def export_record(con: duckdb.DuckDBPyConnection, game_id: int) -> str | None:
     if found.is_empty():
         return None
     game = found.row(0, named=True)
-    rules = rule_set(game["edition"], game["variant"])
-    state = final_state(Game(game["players"], rules), list(game["actions"]))
+    state = final_state(Game(game["players"], stored_rules(game)), list(game["actions"]))
     tags = _tags(game["tags"]) if game["source"] == SOURCE else {}
     if not tags:
         tags = {"Source": game["source"]}

@@ -26,6 +26,7 @@ import pyarrow.parquet as pq
 
 from data.schema import (
     PART,
+    RULE_SETS,
     SCHEMA_CHANGE,
     SCHEMA_VERSION,
     SOURCES,
@@ -514,6 +515,9 @@ def _drop_stored(staging: Path, ids: list[int], stored: set[int], derive: Derive
     for name in TABLES:
         table = pq.read_table(staging / f"{name}.parquet")
         tables[name] = table.filter(pc.is_in(table["game_id"], value_set=keep))
+    rule_sets = pq.read_table(staging / f"{RULE_SETS}.parquet")
+    followed = tables["games"]["rules"].combine_chunks().cast(pa.string())
+    tables[RULE_SETS] = rule_sets.filter(pc.is_in(rule_sets["rules"], value_set=followed))
     _write_batch({**tables, **derive(tables)}, staging)
     return len(fresh)
 

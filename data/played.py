@@ -13,7 +13,7 @@ import numpy as np
 import pyarrow as pa
 
 from engine.kernel.batch import KernelGames
-from engine.rules import RuleSet
+from engine.rules import RuleSet, rule_set, rules_hash
 
 
 @dataclass
@@ -47,8 +47,12 @@ def game_id(rules: RuleSet, players: int, history: Sequence[int]) -> int:
 
 @cache
 def _setup_hash(rules: RuleSet, players: int):
-    """The hash of the rules and the player count, which every game id goes on from."""
-    setup = f"{rules.edition}|{rules.variant_text()}|{players}|"
+    """The hash of the rules and the player count, which every game id goes on from: a shipped
+    edition's by its edition and variants (the ids games have always had), any other rule set's
+    by its content hash too."""
+    edition, variants = rules.edition, rules.variant_text()
+    shipped = rules == rule_set(edition, variants)
+    setup = f"{edition}|{variants}|{'' if shipped else rules_hash(rules) + '|'}{players}|"
     return hashlib.blake2b(setup.encode(), digest_size=8)
 
 

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from data.lake import Lake
 from data.reader import connect, execute
 from data.reviews import load_review
+from data.rule_sets import stored_rules
 from engine import pieces
 from engine.actions import Block
 from engine.agents.strong import Searcher
@@ -29,7 +30,6 @@ from engine.evaluate import (
     judge_turn,
 )
 from engine.moves import CASTLE, DRAW, PASS, START, IllegalMoveError, Move
-from engine.rules import rule_set
 from engine.state import DRAWN, TURN, Game, State
 from engine.turns import Turn, walk
 
@@ -145,7 +145,7 @@ def puzzle_position(lake: Lake, puzzle: Puzzle, seed: int) -> Position:
     if found.is_empty():
         raise PracticeError(f"game {puzzle.game_id} is no longer in the lake")
     stored = found.row(0, named=True)
-    game = Game(stored["players"], rule_set(stored["edition"], stored["variant"]))
+    game = Game(stored["players"], stored_rules(stored))
     actions: list[int] = list(stored["actions"])
     turns = [
         (index, item) for index, item in enumerate(walk(game, actions)) if isinstance(item, Turn)

@@ -13,7 +13,7 @@ import polars as pl
 from data.reader import execute
 from engine.ratings import Placings, fit_ratings
 
-FILTERS = ("edition", "variant", "players", "source", "date_from", "date_to")
+FILTERS = ("edition", "variant", "players", "source", "date_from", "date_to", "rules")
 SCHEMA = {
     "rank": pl.Int64,
     "player": pl.String,
@@ -30,8 +30,8 @@ SCHEMA = {
 # their seats are read, so a lake of self-play costs no scan of its seats.
 COMPARED_BATCHES = """
 SELECT batch_id FROM agg_seats
-WHERE kept(edition, variant, players, level, source, created,
-           $edition, $variant, $players, NULL, $source, $date_from, $date_to)
+WHERE kept(edition, variant, players, level, source, created, rules,
+           $edition, $variant, $players, NULL, $source, $date_from, $date_to, $rules)
   AND coalesce(agent, player, '') <> ''
 GROUP BY batch_id
 HAVING count(DISTINCT (agent IS NULL, coalesce(agent, player))) >= 2
@@ -45,7 +45,7 @@ WITH keyed AS (
     SELECT s.game_id, g.players, s.agent IS NULL AS person, coalesce(s.agent, s.player) AS name,
            s.rank
     FROM _seats s
-    JOIN filtered_games($edition, $variant, $players, $source, $date_from, $date_to) g
+    JOIN filtered_games($edition, $variant, $players, $source, $date_from, $date_to, $rules) g
         USING (game_id)
     WHERE list_contains($batches, s.batch_id) AND list_contains($batches, g.batch_id)
       AND coalesce(s.agent, s.player, '') <> ''

@@ -19,8 +19,9 @@ from data.levels import LEVELS
 from data.reader import connect, execute
 from data.review_rows import review_game
 from data.reviews import has_review, save_review
+from data.rule_sets import stored_rules
 from engine.executors import Executor, LocalExecutor
-from engine.rules import rule_set
+from engine.rules import RuleSet
 from engine.state import Game
 
 
@@ -30,8 +31,7 @@ class ReviewJob:
 
     game_id: int
     players: int
-    edition: str
-    variant: str
+    rules: RuleSet
     actions: tuple[int, ...]
     budget: int
     seed: int
@@ -86,8 +86,7 @@ def _job(found: pl.DataFrame, budget: int, seed: int) -> ReviewJob:
     return ReviewJob(
         game_id=row["game_id"],
         players=row["players"],
-        edition=row["edition"],
-        variant=row["variant"] or "",
+        rules=stored_rules(row),
         actions=tuple(row["actions"]),
         budget=budget,
         seed=seed,
@@ -96,7 +95,7 @@ def _job(found: pl.DataFrame, budget: int, seed: int) -> ReviewJob:
 
 def review_job(job: ReviewJob) -> tuple[int, pl.DataFrame]:
     """A worker's job: the game's id and its review rows."""
-    game = Game(job.players, rule_set(job.edition, job.variant))
+    game = Game(job.players, job.rules)
     return job.game_id, review_game(game, job.actions, job.budget, job.seed)
 
 

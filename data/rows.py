@@ -16,7 +16,7 @@ import numpy as np
 import pyarrow as pa
 
 from data.played import PlayedGames, Setups
-from data.schema import ENGINE_VERSION, KINDS, TABLE_SCHEMAS, VALUE_OFFSET
+from data.schema import ENGINE_VERSION, KINDS, TABLE_SCHEMAS, VALUE_OFFSET, grid_codes
 from engine import facts, moves, pieces
 from engine.kernel.batch import SEATS, BoardScores, score_boards
 from engine.kernel.replay import (
@@ -27,6 +27,7 @@ from engine.kernel.replay import (
     replay_games,
 )
 from engine.outcome import seat_outcomes
+from engine.rules import RuleSet, rule_text, rules_hash
 
 CASTLE, DRAW, START = (KINDS.index(kind) for kind in ("castle", "draw", "start"))
 
@@ -85,8 +86,9 @@ def build_tables(games: PlayedGames, created: datetime) -> dict[str, pa.Table]:
     return {
         "games": _games_table(games, players, plies, first_seat, deals, created),
         "seats": _seats_table(games, players, final, first_seat),
-        "moves": _moves_table(ids, turns, players, board, scores),
+        "moves": _moves_table(ids, turns, players, board, scores, setups),
         "epoch_scores": _epoch_table(ids, played, gains, start),
+        "rule_sets": _rule_sets_table(setups),
     }
 
 
@@ -129,6 +131,9 @@ def _games_table(games: PlayedGames, players, plies, first_seat, deals, created)
     variants = sorted({rules.variant_text() for _, rules in setups.distinct})
     edition = setups.per_game(lambda _, rules: editions.index(rules.edition))
     variant = setups.per_game(lambda _, rules: variants.index(rules.variant_text()))
+    hashes = sorted({rules_hash(rules) for _, rules in setups.distinct})
+    rules_code = setups.per_game(lambda _, rules: hashes.index(rules_hash(rules)), np.int16)
+    actions = games.actions.astype("<u2")  # two bytes each: a board of 8 × 8 has 418 actions
     return _table(
         "games",
         [
@@ -147,10 +152,32 @@ def _games_table(games: PlayedGames, players, plies, first_seat, deals, created)
             pa.BinaryArray.from_buffers(
                 pa.binary(),
                 count,
-                [None, pa.py_buffer(games.offsets.astype(np.int32)), pa.py_buffer(games.actions)],
+                [None, pa.py_buffer(2 * games.offsets.astype(np.int32)), pa.py_buffer(actions)],
             ),
+            pa.DictionaryArray.from_arrays(pa.array(rules_code), pa.array(hashes, pa.string())),
         ],
     )
+
+
+def _rule_sets_table(setups: Setups) -> pa.Table:
+    """Each rule set the games follow, once: its hash, name, canonical text and board."""
+    rule_sets = {rules_hash(rules): rules for _, rules in setups.distinct}
+    ordered = [rule_sets[hashed] for hashed in sorted(rule_sets)]
+    return _table(
+        "rule_sets",
+        [
+            pa.array(sorted(rule_sets), pa.string()),
+            pa.array([rules.name for rules in ordered], pa.string()),
+            pa.array([rule_text(rules) for rules in ordered], pa.string()),
+            pa.array([rules.rows for rules in ordered], pa.int8()),
+            pa.array([rules.columns for rules in ordered], pa.int8()),
+            pa.array([_tile_kinds(rules) for rules in ordered], pa.list_(pa.string())),
+        ],
+    )
+
+
+def _tile_kinds(rules: RuleSet) -> list[str]:
+    return [pieces.piece_token(code) for code in sorted(set(rules.tiles))]
 
 
 def _seats_table(games: PlayedGames, players, final, first_seat) -> pa.Table:
@@ -186,10 +213,12 @@ def _seats_table(games: PlayedGames, players, final, first_seat) -> pa.Table:
     )
 
 
-def _moves_table(ids, turns: ReplayedTurns, players, board, scores: BoardScores) -> pa.Table:
-    """The turns as small integer codes (see data/schema.py), each placement with what it
-    scored on the epoch's final board: a castle's row and column gold and effective rank, a
-    tile's impact on every seat."""
+def _moves_table(
+    ids, turns: ReplayedTurns, players, board, scores: BoardScores, setups: Setups
+) -> pa.Table:
+    """The turns as small integer codes (see data/schema.py: a cell coded on the largest board),
+    each placement with what it scored on the epoch's final board: a castle's row and column
+    gold and effective rank, a tile's impact on every seat."""
     values = np.zeros((SEATS, len(turns.kind)), dtype=np.uint16)
     rank = scores.effective_rank
     row_gold, column_gold = (
@@ -206,12 +235,15 @@ def _moves_table(ids, turns: ReplayedTurns, players, board, scores: BoardScores)
         scores.impacts,
         values,
     )
+    columns = setups.per_game(lambda _, rules: rules.columns, np.int64)[turns.game]
+    stored = {name: getattr(turns, name) for name in TURN_COLUMNS[1:]}
+    stored["cell"] = grid_codes(turns.cell, columns).astype(turns.cell.dtype)
     return _table(
         "moves",
         [
             pa.array(ids[turns.game]),
             # then every turn column but the game index, in the order `moves` stores them
-            *(pa.array(getattr(turns, name)) for name in TURN_COLUMNS[1:]),
+            *(pa.array(stored[name]) for name in TURN_COLUMNS[1:]),
             *(pa.array(column) for column in values),
         ],
     )

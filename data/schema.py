@@ -6,28 +6,47 @@ from __future__ import annotations
 from functools import cache
 from pathlib import Path
 
+import numpy as np
 import pyarrow as pa
 
 from engine import pieces
 from engine.geometry import geometry
-from engine.rules import RuleSet
+from engine.rulefile import SIDES
 
 # Changes whenever a stored column is added, renamed or retyped; a lake of another is refused.
-SCHEMA_VERSION = 12
+SCHEMA_VERSION = 13
 SCHEMA_CHANGE = (
-    "version 12 keeps the sums over games that give intervals with the game as the unit for "
-    "occupancy, fill timing and tile impact too (the cells' fills, each game's epochs and the "
-    "tile kinds' impacts)"
+    "version 13 keeps every game's rule set (the games' `rules` hash, each batch's `rule_sets` "
+    "with their names and text) and stores the actions two bytes each, for boards up to 8 × 8"
 )
 ENGINE_VERSION = "0.1.0"
 
 _DICT = pa.dictionary(pa.int8(), pa.string())
 KINDS = ("castle", "draw", "start", "pass")  # a stored move's `kind` is an index here
-BOARD = geometry(RuleSet().rows, RuleSet().columns)  # the lake's board: cells numbered row by row
-CELL_NAMES = tuple(BOARD.cell_name(cell) for cell in range(BOARD.cells))  # `cell`: -1 for none
-# each cell's mirror class, named by its first cell: the cell and its left-right and top-bottom
-# mirror images, which a pooled heatmap counts as one
-MIRROR_CELLS = tuple(CELL_NAMES[min(BOARD.mirror_images(cell))] for cell in range(BOARD.cells))
+# A stored `cell` is coded on the largest board, row × 8 + column, whatever the game's board
+# (-1 for none): its name, row and column never need the game's rules.
+GRID = geometry(SIDES[-1], SIDES[-1])
+CELL_NAMES = tuple(GRID.cell_name(code) for code in range(GRID.cells))
+
+
+def grid_codes(cells: np.ndarray, columns: np.ndarray) -> np.ndarray:
+    """Cells of boards `columns` wide (-1 for none) as stored codes."""
+    row, column = np.divmod(cells, np.maximum(columns, 1))
+    return np.where(cells < 0, -1, row * GRID.columns + column)
+
+
+@cache
+def board_cells(rows: int, columns: int) -> tuple[tuple[str, str], ...]:
+    """Every cell of a board of this size, in order, with its mirror class, named by its first
+    cell: the cell and its left-right and top-bottom mirror images, which a pooled heatmap
+    counts as one."""
+    board = geometry(rows, columns)
+    return tuple(
+        (board.cell_name(cell), board.cell_name(min(board.mirror_images(cell))))
+        for cell in range(board.cells)
+    )
+
+
 PIECE_CODES = range(pieces.CASTLE_BASE + 4 * pieces.MAX_SEATS)  # a stored `piece` (0: none)
 VALUE_OFFSET = 32768  # added to stored gold and impacts; a stored 0 means none
 
@@ -52,7 +71,8 @@ TABLE_SCHEMAS: dict[str, pa.Schema] = {
             ("tags", pa.map_(pa.string(), pa.string())),
             ("deals", pa.list_(pa.uint8())),
             ("unseen_starts", pa.list_(pa.uint8())),
-            ("actions", pa.binary()),  # the engine's action ids, a byte each (all below 256)
+            ("actions", pa.binary()),  # the engine's action ids, two bytes each (little-endian)
+            ("rules", pa.dictionary(pa.int16(), pa.string())),  # its rule set's `rules_hash`
         ],
         nullable=("seed",),  # none for a recorded game
     ),
@@ -98,9 +118,20 @@ TABLE_SCHEMAS: dict[str, pa.Schema] = {
             ("gold_after", pa.int16()),
         ]
     ),
+    "rule_sets": _schema(  # each rule set the batch's games follow, once
+        [
+            ("rules", pa.string()),
+            ("name", pa.string()),
+            ("text", pa.string()),  # its canonical rule-set file (engine/rules.py `rule_text`)
+            ("rows", pa.int8()),
+            ("columns", pa.int8()),
+            ("tiles", pa.list_(pa.string())),  # the tile kinds in its set, each once
+        ]
+    ),
 }
 
-TABLES = tuple(TABLE_SCHEMAS)
+RULE_SETS = "rule_sets"
+TABLES = tuple(name for name in TABLE_SCHEMAS if name != RULE_SETS)  # a row or more per game
 PLACEMENT_COLUMNS = tuple(TABLE_SCHEMAS["moves"].names[-4:])  # one per seat A–D for a tile
 SOURCES = ("simulated", "recorded")
 
@@ -125,8 +156,8 @@ def aggregate_names() -> tuple[str, ...]:
 
 
 def all_tables() -> tuple[str, ...]:
-    """Every table a batch holds: the stored game tables, then the aggregates."""
-    return TABLES + aggregate_names()
+    """Every table a batch holds: the stored game tables, its rule sets, then the aggregates."""
+    return (*TABLES, RULE_SETS, *aggregate_names())
 
 
 def batch_folder(root: Path, table: str, source: str, batch_id: int | str) -> Path:

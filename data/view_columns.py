@@ -5,7 +5,7 @@ The SQL console's schema browser shows these beside each column's type.
 
 from __future__ import annotations
 
-from data.schema import CELL_NAMES
+from data.schema import CELL_NAMES, GRID
 from engine import pieces
 
 _SEATS = f"{pieces.SEAT_LETTERS[0]}–{pieces.SEAT_LETTERS[pieces.MAX_SEATS - 1]}"
@@ -15,9 +15,9 @@ _WHERE = {
     "source": "simulated or recorded (from its folder name)",
 }
 _CELL = {
-    "cell": "board cell, a1 … f5",
-    "cell_row": "the cell's row, 1–5",
-    "cell_column": "the cell's column, 1–6",
+    "cell": f"board cell, {CELL_NAMES[0]} … (f5 on the 5 × 6 board, {CELL_NAMES[-1]} on 8 × 8)",
+    "cell_row": f"the cell's row, 1–{GRID.rows}",
+    "cell_column": f"the cell's column, 1–{GRID.columns}",
 }
 
 _PLACED = {
@@ -30,13 +30,14 @@ _PLACED = {
 
 VIEW_MEANINGS = {
     "games": "one row per game",
+    "rule_sets": "one row per rule set the games follow",
     "seats": "one row per seat of a game",
     "moves": "one row per turn (ply)",
     "epoch_scores": "one row per seat and epoch",
     "castles": "one row per castle on the final board of an epoch",
     "tile_impacts": "one row per placed tile and seat",
     "tile_placements": "one row per placed tile, its impact on each seat in four columns",
-    "cells": f"the {len(CELL_NAMES)} board cells",
+    "cells": "the cells of the boards the games are played on",
     "pieces": "one row per piece the lake stores, as the engine names it",
     "edition_tiles": "one row per edition and tile kind of its tile set",
 }
@@ -56,7 +57,16 @@ COLUMN_MEANINGS: dict[str, dict[str, str]] = {
         "tags": "the record's tags (a MAP)",
         "deals": "the starting tiles dealt, seat by seat, epoch by epoch",
         "unseen_starts": "(epoch, seat) of starting tiles recorded as ? and never placed",
+        "rules": "the hash of its rule set (see rule_sets)",
         **_WHERE,
+    },
+    "rule_sets": {
+        "rules": "a hash of the rules (not of their name): what games.rules holds",
+        "name": "the rule set's name",
+        "text": "the rule set as a complete rule-set file (TOML)",
+        "rows": "the board's rows",
+        "columns": "the board's columns",
+        "tiles": "the tile kinds of its tile set",
     },
     "seats": {
         "game_id": "the game",
@@ -72,7 +82,7 @@ COLUMN_MEANINGS: dict[str, dict[str, str]] = {
     },
     "moves": {
         "game_id": "the game",
-        "epoch": "epoch, 1–3",
+        "epoch": "epoch, from 1",
         "ply": "turn number in the game, from 1",
         "turn": "turn number in the epoch, from 1",
         "seat": "the seat moving",
@@ -87,14 +97,14 @@ COLUMN_MEANINGS: dict[str, dict[str, str]] = {
     },
     "epoch_scores": {
         "game_id": "the game",
-        "epoch": "epoch, 1–3",
+        "epoch": "epoch, from 1",
         "seat": f"seat letter, {_SEATS}",
         "gained": "gold the seat gained in the epoch",
         "gold_after": "the seat's gold after the epoch",
     },
     "castles": {
         "game_id": "the game",
-        "epoch": "epoch, 1–3",
+        "epoch": "epoch, from 1",
         "seat": "the castle's owner",
         **_CELL,
         "rank": "the castle's printed rank, 1–4",
@@ -106,7 +116,7 @@ COLUMN_MEANINGS: dict[str, dict[str, str]] = {
     },
     "tile_impacts": {
         "game_id": "the game",
-        "epoch": "epoch, 1–3",
+        "epoch": "epoch, from 1",
         **_CELL,
         **_PLACED,
         "seat": "the seat whose gold is measured",
@@ -114,7 +124,7 @@ COLUMN_MEANINGS: dict[str, dict[str, str]] = {
     },
     "tile_placements": {
         "game_id": "the game",
-        "epoch": "epoch, 1–3",
+        "epoch": "epoch, from 1",
         **_CELL,
         **_PLACED,
         **{

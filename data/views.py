@@ -8,20 +8,21 @@ from pathlib import Path
 
 from data.levels import game_levels_sql
 from data.schema import (
-    BOARD,
     CELL_NAMES,
+    GRID,
     KINDS,
-    MIRROR_CELLS,
     PART,
     PIECE_CODES,
     PLACEMENT_COLUMNS,
-    TABLES,
+    TABLE_SCHEMAS,
     VALUE_OFFSET,
     aggregate_names,
+    board_cells,
     piece_tokens,
 )
 from engine import pieces, stats
 from engine.actions import action_codes
+from engine.rulefile import SIDES
 from engine.rules import EDITIONS, RuleSet
 
 # A stored turn's columns, its codes named (the lists in braces, generated from data/schema.py
@@ -38,7 +39,6 @@ DECODED_MOVES = """
        CAST({castle_ranks}[m.piece + 1] AS TINYINT) AS castle_rank,
        CASE WHEN m.kind IN ({tile_kinds}) THEN CAST({values}[m.piece + 1] AS TINYINT) END
            AS tile_value,
-       CAST(turn_action(m.kind, m.piece, m.cell) AS SMALLINT) AS action,
        legal_actions, gold_before,
        CASE WHEN m.kind = {castle} THEN CAST(effective_rank_or_impact_c AS TINYINT) END
            AS effective_rank,
@@ -52,14 +52,15 @@ DECODED_MOVES = """
        source, batch_id
 """
 
-# The action that places (or passes) a stored turn, from the action codec (engine/actions.py,
-# the lists in braces). Declared before the views use it.
+# The action that places (or passes) a decoded turn at cell `place` (numbered row by row) of a
+# board of `cells` cells, from the action codec (engine/actions.py: each block's first id is
+# a + b × cells, the lists and numbers in braces). Declared before the views use it.
 ACTION_MACRO = """
-CREATE MACRO turn_action(kind, piece, cell) AS
-    CASE kind WHEN {castle} THEN {castle_ids}[CAST(piece AS INTEGER) + 1] + CAST(cell AS INTEGER)
-              WHEN {draw} THEN {place} + CAST(cell AS INTEGER)
-              WHEN {start} THEN {start_id} + CAST(cell AS INTEGER)
-              ELSE {pass_id} END
+CREATE MACRO turn_action(kind, rank, place, cells) AS
+    CASE kind WHEN 'castle' THEN {castle_a}[rank] + {castle_b}[rank] * cells + place
+              WHEN 'draw' THEN {place_a} + {place_b} * cells + place
+              WHEN 'start' THEN {start_a} + {start_b} * cells + place
+              ELSE {pass_a} + {pass_b} * cells END
 """
 
 # The game views, over the stored tables named in braces (and the moves' select list), each
@@ -70,6 +71,8 @@ CREATE MACRO turn_action(kind, piece, cell) AS
 # the final boards are the castle and tile turns.
 GAME_VIEWS = """
 CREATE VIEW games WITH (DEFER_BINDING) AS SELECT * EXCLUDE (actions) FROM {games};
+CREATE VIEW rule_sets WITH (DEFER_BINDING) AS
+SELECT DISTINCT rules, name, text, "rows", "columns", tiles FROM {rule_sets};
 CREATE VIEW _seats WITH (DEFER_BINDING) AS SELECT * FROM {seats};
 CREATE VIEW seats WITH (DEFER_BINDING) AS SELECT * EXCLUDE (source, batch_id) FROM _seats;
 CREATE VIEW game_levels WITH (DEFER_BINDING) AS {game_levels};
@@ -79,8 +82,13 @@ SELECT * EXCLUDE (source, batch_id) FROM {epoch_scores};
 CREATE VIEW _moves WITH (DEFER_BINDING) AS SELECT {decoded} FROM {moves} m;
 CREATE VIEW moves WITH (DEFER_BINDING) AS
 SELECT game_id, epoch, ply, turn, seat, kind, cell, cell_row, cell_column, piece, castle_rank,
-       tile_value, action, legal_actions, gold_before
-FROM _moves;
+       tile_value,
+       CAST(turn_action(kind, castle_rank, (cell_row - 1) * b.board_columns + cell_column - 1,
+                        b.board_rows * b.board_columns) AS SMALLINT) AS action,
+       legal_actions, gold_before
+FROM _moves JOIN (SELECT game_id, rules FROM {games}) USING (game_id)
+JOIN (SELECT DISTINCT rules, CAST("rows" AS INTEGER) AS board_rows,
+             CAST("columns" AS INTEGER) AS board_columns FROM {rule_sets}) b USING (rules);
 CREATE VIEW _castles WITH (DEFER_BINDING) AS
 SELECT game_id, epoch, seat, cell, cell_row, cell_column, castle_rank AS rank, effective_rank,
        turn, row_gold, column_gold, CAST(row_gold + column_gold AS SMALLINT) AS gold,
@@ -111,6 +119,11 @@ PIECE_VIEWS = """
 CREATE VIEW pieces AS
 SELECT CAST(code AS TINYINT) AS code, piece, piece_kind, CAST(tile_value AS TINYINT) AS tile_value
 FROM (VALUES {pieces}) t(code, piece, piece_kind, tile_value);
+CREATE VIEW board_cells AS
+SELECT CAST("rows" AS TINYINT) AS "rows", CAST("columns" AS TINYINT) AS "columns", cell,
+       CAST(cell_row AS TINYINT) AS cell_row, CAST(cell_column AS TINYINT) AS cell_column,
+       mirror_cell
+FROM (VALUES {board_cells}) t("rows", "columns", cell, cell_row, cell_column, mirror_cell);
 CREATE VIEW edition_tiles AS
 SELECT edition, tile, CAST(copies AS TINYINT) AS copies
 FROM (VALUES {edition_tiles}) t(edition, tile, copies)
@@ -118,13 +131,19 @@ FROM (VALUES {edition_tiles}) t(edition, tile, copies)
 
 MACROS = """
 CREATE MACRO action_list(actions) AS
-    list_transform(range(octet_length(actions)),
-                   lambda i: ('0x' || substr(hex(actions), 2 * i + 1, 2))::SMALLINT);
+    list_transform(range(octet_length(actions) // 2),
+                   lambda i: ('0x' || substr(hex(actions), 4 * i + 3, 2)
+                                   || substr(hex(actions), 4 * i + 1, 2))::SMALLINT);
 
-CREATE VIEW cells WITH (DEFER_BINDING) AS
-SELECT {cells}[c + 2] AS cell, CAST({cell_rows}[c + 2] AS TINYINT) AS cell_row,
-       CAST({cell_columns}[c + 2] AS TINYINT) AS cell_column, {mirror_cells}[c + 1] AS mirror_cell
-FROM range({cell_count}) t(c);
+CREATE VIEW rule_set_cells WITH (DEFER_BINDING) AS
+SELECT DISTINCT r.rules, b.cell, b.cell_row, b.cell_column, b.mirror_cell
+FROM rule_sets r JOIN board_cells b USING ("rows", "columns");
+
+CREATE MACRO lake_cells(rules_) AS TABLE
+SELECT DISTINCT cell, cell_row, cell_column, mirror_cell FROM rule_set_cells
+WHERE rules_ IS NULL OR rules = rules_;
+
+CREATE VIEW cells WITH (DEFER_BINDING) AS SELECT * FROM lake_cells(NULL);
 
 CREATE MACRO tile_split(choice_, epoch_, timing_, placed_by_, agent_) AS
     CASE coalesce(choice_, 'all')
@@ -134,29 +153,32 @@ CREATE MACRO tile_split(choice_, epoch_, timing_, placed_by_, agent_) AS
         WHEN 'agent' THEN coalesce(agent_, 'people')
         ELSE 'all' END;
 
-CREATE MACRO kept(edition_, variant_, players_, level_, source_, created_,
-                  edition, variant, players, level, source, date_from, date_to) AS
+CREATE MACRO kept(edition_, variant_, players_, level_, source_, created_, rules_,
+                  edition, variant, players, level, source, date_from, date_to, rules) AS
     (edition IS NULL OR edition_ = edition)
     AND (variant IS NULL OR variant_ = variant)
     AND (players IS NULL OR players_ = players)
     AND (level IS NULL OR level_ = level)
     AND (source IS NULL OR source_ = source)
     AND (date_from IS NULL OR created_ >= CAST(date_from AS TIMESTAMPTZ))
-    AND (date_to IS NULL OR created_ < CAST(date_to AS TIMESTAMPTZ) + INTERVAL 1 DAY);
+    AND (date_to IS NULL OR created_ < CAST(date_to AS TIMESTAMPTZ) + INTERVAL 1 DAY)
+    AND (rules IS NULL OR rules_ = rules);
 
-CREATE MACRO filtered_games(edition, variant, players, source, date_from, date_to) AS TABLE
+CREATE MACRO filtered_games(edition, variant, players, source, date_from, date_to, rules) AS TABLE
 SELECT * FROM games g
 WHERE (edition IS NULL OR g.edition = edition)
   AND (variant IS NULL OR g.variant = variant)
   AND (players IS NULL OR g.players = players)
   AND (source IS NULL OR g.source = source)
   AND (date_from IS NULL OR g.created >= CAST(date_from AS TIMESTAMPTZ))
-  AND (date_to IS NULL OR g.created < CAST(date_to AS TIMESTAMPTZ) + INTERVAL 1 DAY);
+  AND (date_to IS NULL OR g.created < CAST(date_to AS TIMESTAMPTZ) + INTERVAL 1 DAY)
+  AND (rules IS NULL OR g.rules = rules);
 
-CREATE MACRO filtered_seats(edition, variant, players, source, date_from, date_to, agent, player)
-AS TABLE
+CREATE MACRO filtered_seats(edition, variant, players, source, date_from, date_to, agent, player,
+                            rules) AS TABLE
 SELECT s.*, g.players AS game_players FROM seats s
-JOIN filtered_games(edition, variant, players, source, date_from, date_to) g USING (game_id)
+JOIN filtered_games(edition, variant, players, source, date_from, date_to, rules) g
+    USING (game_id)
 WHERE (agent IS NULL OR s.agent = agent)
   AND (player IS NULL OR s.player = player);
 """
@@ -227,15 +249,41 @@ def _edition_tile_rows() -> list[tuple[str, str, int]]:
     return rows
 
 
+def _board_cell_rows() -> list[tuple[int, int, str, int, int, str]]:
+    """Every cell of every board a rule set may have: its size, the cell's name, row and column
+    (from 1), and its mirror class (data/schema.py `board_cells`)."""
+    return [
+        (rows, columns, cell, at // columns + 1, at % columns + 1, mirror)
+        for rows in SIDES
+        for columns in SIDES
+        for at, (cell, mirror) in enumerate(board_cells(rows, columns))
+    ]
+
+
+def _action_firsts() -> dict[str, str | int]:
+    """The first action id of each block as a + b × cells (the codec's blocks are each a cell
+    wide or of fixed width), for `turn_action`: read off boards of one and two cells."""
+    one, two = action_codes(1), action_codes(2)
+    firsts = {
+        "castle": [(one.castle(rank, 0), two.castle(rank, 0)) for rank in pieces.CASTLE_RANKS],
+        "place": [(one.place_drawn(0), two.place_drawn(0))],
+        "start": [(one.start(0), two.start(0))],
+        "pass": [(one.pass_, two.pass_)],
+    }
+    lists: dict[str, str | int] = {}
+    for block, pairs in firsts.items():
+        a = [2 * first_one - first_two for first_one, first_two in pairs]
+        b = [first_two - first_one for first_one, first_two in pairs]
+        lists[f"{block}_a"], lists[f"{block}_b"] = (
+            (_sql_list(a), _sql_list(b)) if block == "castle" else (a[0], b[0])
+        )
+    return lists
+
+
 def _code_lists() -> dict[str, str | int]:
     """The lists and codes the SQL reads stored codes with, from the catalogue and the engine."""
-    codes = action_codes(len(CELL_NAMES))
     cells, piece_codes = range(len(CELL_NAMES)), PIECE_CODES
     letters = pieces.SEAT_LETTERS[: pieces.MAX_SEATS]
-    castle_ids = [
-        codes.castle(pieces.castle_rank(code), 0) if pieces.is_castle(code) else None
-        for code in piece_codes
-    ]
     impacts = [
         f"CASE WHEN m.kind IN ({{tile_kinds}}) AND {column} > 0 THEN "
         f"CAST(CAST({column} AS INTEGER) - {{offset}} AS SMALLINT) END AS impact_{letter.lower()}"
@@ -252,10 +300,10 @@ def _code_lists() -> dict[str, str | int]:
         "edition_tiles": _sql_rows(_edition_tile_rows()),
         "kinds": _sql_list(KINDS),
         "cells": _sql_list([None, *CELL_NAMES]),
-        "cell_count": len(CELL_NAMES),
-        "mirror_cells": _sql_list(MIRROR_CELLS),
-        "cell_rows": _sql_list([None, *(BOARD.row_of(c) + 1 for c in cells)]),
-        "cell_columns": _sql_list([None, *(BOARD.column_of(c) + 1 for c in cells)]),
+        "cell_rows": _sql_list([None, *(GRID.row_of(c) + 1 for c in cells)]),
+        "cell_columns": _sql_list([None, *(GRID.column_of(c) + 1 for c in cells)]),
+        "board_cells": _sql_rows(_board_cell_rows()),
+        **_action_firsts(),
         "tokens": _sql_list(piece_tokens()),
         "castle_ranks": _sql_list(
             [pieces.castle_rank(p) if pieces.is_castle(p) else None for p in piece_codes]
@@ -264,10 +312,6 @@ def _code_lists() -> dict[str, str | int]:
         "offset": VALUE_OFFSET,
         **{kind: KINDS.index(kind) for kind in ("castle", "draw", "start")},
         "tile_kinds": f"{KINDS.index('draw')}, {KINDS.index('start')}",
-        "castle_ids": _sql_list(castle_ids),
-        "place": codes.place_drawn(0),
-        "start_id": codes.start(0),
-        "pass_id": codes.pass_,
     }
     lists["impacts"] = ",\n       ".join(impacts).format(**lists)
     return lists
@@ -319,9 +363,9 @@ def _batch_macro(name: str, root: Path, files: list[Path]) -> str:
 def view_statements(files: dict[str, list[Path]], root: Path) -> list[str]:
     """Every view and macro of the lake at `root`, over its committed files (`empty_<name>`
     for a table with none yet, which the caller creates)."""
-    sources = {name: _files_source(name, files.get(name, [])) for name in TABLES}
+    sources = {name: _files_source(name, files.get(name, [])) for name in TABLE_SCHEMAS}
     statements = game_view_statements(sources)
-    statements += [_batch_macro(name, root, files.get(name, [])) for name in TABLES]
+    statements += [_batch_macro(name, root, files.get(name, [])) for name in TABLE_SCHEMAS]
     decoded = DECODED_MOVES.format(**_code_lists())
     statements.append(
         "CREATE MACRO batch_decoded_moves(part_source, part_batch) AS TABLE "

@@ -8,7 +8,7 @@
 WITH epoch_turns AS (SELECT game_id, epoch, max(turn) AS turns FROM moves GROUP BY ALL),
 game_epochs AS (SELECT game_id, count(DISTINCT epoch) AS epochs FROM epoch_scores GROUP BY ALL),
 placed AS (
-    SELECT g.edition, g.variant, g.players, gl.level, g.created, s.agent, s.player, m.epoch,
+    SELECT g.edition, g.variant, g.players, gl.level, g.created, g.rules, s.agent, s.player, m.epoch,
            p.piece_kind,
            m.cell, m.game_id, (m.turn - 1) / greatest(e.turns - 1, 1) AS fill,
            coalesce(ge.epochs, 0) AS epochs
@@ -18,15 +18,15 @@ placed AS (
     WHERE m.kind <> 'pass'
 ),
 per_game AS (
-    SELECT edition, variant, players, level, created,
+    SELECT edition, variant, players, level, created, rules,
            grouping(agent) = 1 AS all_seats, grouping(epoch) = 1 AS all_epochs,
            grouping(piece_kind) = 1 AS all_kinds, agent, player, epoch, piece_kind, cell,
            count(*) AS n, sum(fill) AS fill, sum(epochs) AS n_epochs
     FROM placed
-    GROUP BY edition, variant, players, level, created, cell, game_id,
+    GROUP BY edition, variant, players, level, created, rules, cell, game_id,
              CUBE ((agent, player), epoch, piece_kind)
 )
-SELECT edition, variant, players, level, created, all_seats, all_epochs, all_kinds,
+SELECT edition, variant, players, level, created, rules, all_seats, all_epochs, all_kinds,
        agent, player, epoch, piece_kind, cell,
        CAST(sum(n) AS BIGINT) AS n, count(*) AS games, CAST(sum(n * n) AS BIGINT) AS game_n_sq,
        sum(fill) AS sum_fill, sum(fill ^ 2) AS game_fill_sq, sum(fill * n) AS game_fill_n,

@@ -4,15 +4,15 @@
 WITH played AS (SELECT DISTINCT game_id, epoch FROM epoch_scores),
 seated AS (SELECT DISTINCT game_id, agent, player FROM seats),
 per_game AS (
-    SELECT g.edition, g.variant, g.players, gl.level, g.created,
+    SELECT g.edition, g.variant, g.players, gl.level, g.created, g.rules,
            grouping(s.agent) = 1 AS all_seats, grouping(p.epoch) = 1 AS all_epochs,
            s.agent, s.player, p.epoch, count(DISTINCT p.epoch) AS epochs
     FROM played p JOIN games g USING (game_id) JOIN game_levels gl USING (game_id)
     JOIN seated s USING (game_id)
-    GROUP BY g.edition, g.variant, g.players, gl.level, g.created, game_id,
+    GROUP BY g.edition, g.variant, g.players, gl.level, g.created, g.rules, game_id,
              CUBE ((s.agent, s.player), p.epoch)
 )
-SELECT edition, variant, players, level, created, all_seats, all_epochs, agent, player, epoch,
+SELECT edition, variant, players, level, created, rules, all_seats, all_epochs, agent, player, epoch,
        count(*) AS games, CAST(sum(epochs) AS BIGINT) AS epochs,
        CAST(sum(epochs * epochs) AS BIGINT) AS epochs_sq
 FROM per_game

@@ -54,7 +54,7 @@ lengths AS (
            count(*) FILTER (WHERE legal_actions > 1) AS decisions
     FROM moves GROUP BY game_id
 )
-SELECT g.edition, g.variant, g.players, gl.level, g.created, o.agents, c.lead_changes,
+SELECT g.edition, g.variant, g.players, gl.level, g.created, g.rules, o.agents, c.lead_changes,
        coalesce(o.comeback, false) AS comeback,
        count(*) AS n, sum(g.plies) AS sum_plies,
        sum(l.plies_1) AS sum_plies_1, sum(l.plies_2) AS sum_plies_2,

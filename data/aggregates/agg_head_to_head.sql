@@ -8,7 +8,7 @@ WITH per_game AS (
     FROM seats a JOIN seats b ON a.game_id = b.game_id AND a.agent <> b.agent
     GROUP BY ALL
 )
-SELECT g.edition, g.variant, g.players, gl.level, g.created, p.agent, p.opponent,
+SELECT g.edition, g.variant, g.players, gl.level, g.created, g.rules, p.agent, p.opponent,
        count(*) AS n, sum(p.score) AS sum_score
 FROM per_game p JOIN games g USING (game_id) JOIN game_levels gl USING (game_id)
 GROUP BY ALL

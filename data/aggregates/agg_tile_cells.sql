@@ -7,15 +7,16 @@ WITH impacts AS (  -- each placement's impact on its placer, and on every seat t
     FROM tile_impacts GROUP BY game_id, epoch, turn
 ),
 placements AS (
-    SELECT t.*, g.edition, g.variant, g.players, gl.level, g.created, s.agent, s.player,
+    SELECT t.*, g.edition, g.variant, g.players, gl.level, g.created, g.rules, s.agent, s.player,
            cl.mirror_cell,
            i.own, i.total
     FROM tile_placements t JOIN impacts i USING (game_id, epoch, turn)
     JOIN games g USING (game_id) JOIN game_levels gl USING (game_id)
-    JOIN seats s ON s.game_id = t.game_id AND s.seat = t.placer JOIN cells cl USING (cell)
+    JOIN seats s ON s.game_id = t.game_id AND s.seat = t.placer
+    JOIN rule_set_cells cl ON cl.rules = g.rules AND cl.cell = t.cell
 ),
 swings AS (
-    SELECT edition, variant, players, level, created, agent, player, epoch, cell,
+    SELECT edition, variant, players, level, created, rules, agent, player, epoch, cell,
            mirror_cell, game_id, CAST(own AS DOUBLE) AS own, (total - own) / (players - 1) AS opponent
     FROM placements
 ),
@@ -27,16 +28,16 @@ scoped AS (
     SELECT * EXCLUDE (cell, mirror_cell), NULL AS cell, 'board' AS cell_scope FROM swings
 ),
 per_game AS (
-    SELECT edition, variant, players, level, created, cell_scope,
+    SELECT edition, variant, players, level, created, rules, cell_scope,
            grouping(agent) = 1 AS all_seats, grouping(epoch) = 1 AS all_epochs,
            agent, player, epoch, cell,
            count(*) AS n, sum(own) AS own, sum(opponent) AS opponent,
            sum(own - opponent) AS net
     FROM scoped
-    GROUP BY edition, variant, players, level, created, cell_scope, cell, game_id,
+    GROUP BY edition, variant, players, level, created, rules, cell_scope, cell, game_id,
              CUBE ((agent, player), epoch)
 )
-SELECT edition, variant, players, level, created, cell_scope, all_seats, all_epochs,
+SELECT edition, variant, players, level, created, rules, cell_scope, all_seats, all_epochs,
        agent, player, epoch, cell,
        CAST(sum(n) AS BIGINT) AS n, count(*) AS games, CAST(sum(n * n) AS BIGINT) AS game_n_sq,
        sum(own) AS sum_own, sum(own ^ 2) AS game_own_sq, sum(own * n) AS game_own_n,

@@ -74,7 +74,6 @@ def run(args: argparse.Namespace) -> int:
         check_agents,
         check_batches,
         check_seed,
-        check_storable,
         simulate,
     )
 
@@ -105,7 +104,6 @@ def run(args: argparse.Namespace) -> int:
         rules = load_rules_file(args.rules) if args.rules else rule_set(args.edition, args.variant)
     except RulesError as error:
         raise BadInput(f"--edition/--variant: {error}") from None
-    check_storable(rules)
     agents = tuple(a.strip() for a in args.agents.split(",") if a.strip())
     if not agents:
         raise BadInput("--agents: name at least one agent")

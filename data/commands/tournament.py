@@ -31,9 +31,6 @@ def run(args: argparse.Namespace) -> int:
     lake = None
     if args.lake is not None:
         from data.lake import Lake, lake_path
-        from data.simulate import check_storable
-
-        check_storable(prepared.rules)
 
         lake = Lake(lake_path(args.lake or None))
         lake.require_writable()  # refused before the games are played, not after

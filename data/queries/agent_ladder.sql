@@ -6,8 +6,8 @@ WITH sums AS (
     SELECT agent, CAST(sum(n) AS BIGINT) AS seats, sum(sum_win) AS win,
            sum(sum_partial) AS partial
     FROM agg_seats
-    WHERE kept(edition, variant, players, level, source, created,
-               $edition, $variant, $players, NULL, 'simulated', $date_from, $date_to)
+    WHERE kept(edition, variant, players, level, source, created, rules,
+               $edition, $variant, $players, NULL, 'simulated', $date_from, $date_to, $rules)
       AND agent IS NOT NULL
     GROUP BY agent
 )

@@ -5,8 +5,8 @@
 WITH kept_games AS (
     SELECT game_id, g.players
     FROM games g JOIN game_levels gl USING (game_id)
-    WHERE kept(g.edition, g.variant, g.players, gl.level, g.source, g.created,
-               $edition, $variant, $players, $level, $source, $date_from, $date_to)
+    WHERE kept(g.edition, g.variant, g.players, gl.level, g.source, g.created, g.rules,
+               $edition, $variant, $players, $level, $source, $date_from, $date_to, $rules)
 ), outcomes AS (
     SELECT k.players, list(s.win_share ORDER BY s.turn_position) AS win_shares
     FROM seats s JOIN kept_games k USING (game_id)

@@ -12,8 +12,8 @@ WITH sums AS (
            sum(sum_plies) AS plies, sum(sumsq_plies) AS plies_sq,
            sum(sum_decisions) AS decisions, sum(sumsq_decisions) AS decisions_sq,
            sum(sum_decisions_plies) AS decisions_plies
-    FROM agg_games WHERE kept(edition, variant, players, level, source, created,
-         $edition, $variant, $players, $level, $source, $date_from, $date_to)
+    FROM agg_games WHERE kept(edition, variant, players, level, source, created, rules,
+         $edition, $variant, $players, $level, $source, $date_from, $date_to, $rules)
     GROUP BY ALL
 ),
 decisions AS (

@@ -13,8 +13,8 @@ WITH chosen AS (
            CASE WHEN coalesce($per_rank_unit, false) THEN game_unit_n ELSE game_gold_n END
                AS total_n
     FROM agg_castles
-    WHERE kept(edition, variant, players, level, source, created,
-               $edition, $variant, $players, $level, $source, $date_from, $date_to)
+    WHERE kept(edition, variant, players, level, source, created, rules,
+               $edition, $variant, $players, $level, $source, $date_from, $date_to, $rules)
       AND cell_scope IN (CASE WHEN coalesce($pooled, true) THEN 'mirror' ELSE 'cell' END, 'board')
       AND all_seats = ($agent IS NULL AND $player IS NULL)
       AND ($agent IS NULL OR agent = $agent) AND ($player IS NULL OR player = $player)
@@ -39,7 +39,7 @@ SELECT cells.cell, cells.cell_row, cells.cell_column,
            AS ci_high,
        b.total / b.observations AS board_value, coalesce(b.observations, 0) AS board_observations,
        coalesce(b.games, 0) AS board_games, coalesce($pooled, true) AS pooled
-FROM cells
+FROM lake_cells($rules) cells
 LEFT JOIN board b ON true
 LEFT JOIN sums s ON s.cell_scope <> 'board'
     AND s.cell = CASE WHEN coalesce($pooled, true) THEN cells.mirror_cell ELSE cells.cell END

@@ -9,8 +9,8 @@
 WITH counted AS (
     SELECT batch_id, n FROM agg_castles
     WHERE coalesce($piece_kind, 'castle') IN ('castle', 'any')
-      AND kept(edition, variant, players, level, source, created,
-               $edition, $variant, $players, $level, $source, $date_from, $date_to)
+      AND kept(edition, variant, players, level, source, created, rules,
+               $edition, $variant, $players, $level, $source, $date_from, $date_to, $rules)
       AND cell_scope = 'cell' AND NOT all_seats AND NOT all_epochs AND NOT all_ranks
       AND cell = $cell
       AND ($agent IS NULL OR agent = $agent) AND ($player IS NULL OR player = $player)
@@ -20,8 +20,8 @@ WITH counted AS (
     WHERE coalesce($piece_kind, 'castle') <> 'castle' AND piece_kind <> 'castle'
       AND NOT all_seats AND NOT all_epochs AND NOT all_kinds
       AND (coalesce($piece_kind, 'castle') IN ('any', 'tile') OR piece_kind = $piece_kind)
-      AND kept(edition, variant, players, level, source, created,
-               $edition, $variant, $players, $level, $source, $date_from, $date_to)
+      AND kept(edition, variant, players, level, source, created, rules,
+               $edition, $variant, $players, $level, $source, $date_from, $date_to, $rules)
       AND cell = $cell
       AND ($agent IS NULL OR agent = $agent) AND ($player IS NULL OR player = $player)
       AND ($epoch IS NULL OR epoch = $epoch)
@@ -34,7 +34,7 @@ newest AS (  -- the newest batches with matching placements, until they hold $li
 ),
 games_in AS (
     SELECT game_id, source, players, created
-    FROM filtered_games($edition, $variant, $players, $source, $date_from, $date_to)
+    FROM filtered_games($edition, $variant, $players, $source, $date_from, $date_to, $rules)
     WHERE batch_id IN (SELECT batch_id FROM newest)
       AND ($level IS NULL OR game_id IN (
           SELECT game_id FROM batch_levels((SELECT list(batch_id) FROM newest))

@@ -10,8 +10,8 @@ WITH sums AS (
            sum(game_n_sq) AS n_sq, sum(sum_fill) AS total, sum(game_fill_sq) AS total_sq,
            sum(game_fill_n) AS total_n
     FROM agg_cells
-    WHERE kept(edition, variant, players, level, source, created,
-               $edition, $variant, $players, $level, $source, $date_from, $date_to)
+    WHERE kept(edition, variant, players, level, source, created, rules,
+               $edition, $variant, $players, $level, $source, $date_from, $date_to, $rules)
       AND all_seats = ($agent IS NULL AND $player IS NULL)
       AND ($agent IS NULL OR agent = $agent) AND ($player IS NULL OR player = $player)
       AND all_epochs = ($epoch IS NULL) AND ($epoch IS NULL OR epoch = $epoch)
@@ -20,8 +20,8 @@ WITH sums AS (
 ),
 board AS (
     SELECT CAST(coalesce(sum(games), 0) AS BIGINT) AS board_games FROM agg_epochs
-    WHERE kept(edition, variant, players, level, source, created,
-               $edition, $variant, $players, $level, $source, $date_from, $date_to)
+    WHERE kept(edition, variant, players, level, source, created, rules,
+               $edition, $variant, $players, $level, $source, $date_from, $date_to, $rules)
       AND all_seats = ($agent IS NULL AND $player IS NULL)
       AND ($agent IS NULL OR agent = $agent) AND ($player IS NULL OR player = $player)
       AND all_epochs = ($epoch IS NULL) AND ($epoch IS NULL OR epoch = $epoch)
@@ -31,7 +31,7 @@ cell_means AS (
            s.total, s.total / s.observations AS mean,
            ratio_half_width(s.games, s.total, s.observations, s.total_sq, s.total_n, s.n_sq)
                AS half
-    FROM cells LEFT JOIN sums s USING (cell)
+    FROM lake_cells($rules) cells LEFT JOIN sums s USING (cell)
 )
 SELECT cell, cell_row, cell_column, mean AS value, coalesce(observations, 0) AS observations,
        coalesce(games, 0) AS games,

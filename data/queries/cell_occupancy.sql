@@ -11,8 +11,8 @@ WITH epochs AS (
     SELECT CAST(coalesce(sum(games), 0) AS BIGINT) AS games,
            CAST(coalesce(sum(epochs), 0) AS BIGINT) AS epochs, sum(epochs_sq) AS epochs_sq
     FROM agg_epochs
-    WHERE kept(edition, variant, players, level, source, created,
-               $edition, $variant, $players, $level, $source, $date_from, $date_to)
+    WHERE kept(edition, variant, players, level, source, created, rules,
+               $edition, $variant, $players, $level, $source, $date_from, $date_to, $rules)
       AND all_seats = ($agent IS NULL AND $player IS NULL)
       AND ($agent IS NULL OR agent = $agent) AND ($player IS NULL OR player = $player)
       AND all_epochs = ($epoch IS NULL) AND ($epoch IS NULL OR epoch = $epoch)
@@ -21,8 +21,8 @@ hits AS (
     SELECT cell, CAST(sum(n) AS BIGINT) AS hits, sum(game_n_sq) AS hits_sq,
            sum(CASE WHEN all_epochs THEN game_n_epochs ELSE n END) AS hits_epochs
     FROM agg_cells
-    WHERE kept(edition, variant, players, level, source, created,
-               $edition, $variant, $players, $level, $source, $date_from, $date_to)
+    WHERE kept(edition, variant, players, level, source, created, rules,
+               $edition, $variant, $players, $level, $source, $date_from, $date_to, $rules)
       AND all_seats = ($agent IS NULL AND $player IS NULL)
       AND ($agent IS NULL OR agent = $agent) AND ($player IS NULL OR player = $player)
       AND all_epochs = ($epoch IS NULL) AND ($epoch IS NULL OR epoch = $epoch)
@@ -34,7 +34,7 @@ shares AS (
            coalesce(h.hits, 0) / nullif(e.epochs, 0) AS share,
            ratio_half_width(e.games, coalesce(h.hits, 0), e.epochs, coalesce(h.hits_sq, 0),
                             coalesce(h.hits_epochs, 0), e.epochs_sq) / z95() AS share_error
-    FROM cells CROSS JOIN epochs e LEFT JOIN hits h USING (cell)
+    FROM lake_cells($rules) cells CROSS JOIN epochs e LEFT JOIN hits h USING (cell)
 ),
 effective AS (  -- no interval from a single game
     SELECT *, CASE WHEN games < 2 THEN NULL

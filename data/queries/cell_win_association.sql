@@ -8,8 +8,8 @@
 WITH chosen AS (
     SELECT cell_scope, cell, n, games, game_n_sq, sum_win, game_win_sq, game_win_n
     FROM agg_castles
-    WHERE kept(edition, variant, players, level, source, created,
-               $edition, $variant, $players, $level, $source, $date_from, $date_to)
+    WHERE kept(edition, variant, players, level, source, created, rules,
+               $edition, $variant, $players, $level, $source, $date_from, $date_to, $rules)
       AND cell_scope IN (CASE WHEN coalesce($pooled, true) THEN 'mirror' ELSE 'cell' END, 'board')
       AND all_seats = ($agent IS NULL AND $player IS NULL)
       AND ($agent IS NULL OR agent = $agent) AND ($player IS NULL OR player = $player)
@@ -36,7 +36,7 @@ SELECT cells.cell, cells.cell_row, cells.cell_column,
        m.mean AS mean_win_share, b.total / b.observations AS baseline,
        0.0 AS board_value, coalesce(b.observations, 0) AS board_observations,
        coalesce(b.games, 0) AS board_games, coalesce($pooled, true) AS pooled
-FROM cells
+FROM lake_cells($rules) cells
 LEFT JOIN board b ON true
 LEFT JOIN cell_means m
     ON m.cell = CASE WHEN coalesce($pooled, true) THEN cells.mirror_cell ELSE cells.cell END

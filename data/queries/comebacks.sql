@@ -4,8 +4,8 @@
 WITH sums AS (
     SELECT players, CAST(sum(n) AS BIGINT) AS games,
            coalesce(CAST(sum(n) FILTER (WHERE comeback) AS BIGINT), 0) AS comebacks
-    FROM agg_games WHERE kept(edition, variant, players, level, source, created,
-         $edition, $variant, $players, $level, $source, $date_from, $date_to)
+    FROM agg_games WHERE kept(edition, variant, players, level, source, created, rules,
+         $edition, $variant, $players, $level, $source, $date_from, $date_to, $rules)
     GROUP BY ALL
 )
 SELECT players, games, comebacks, comebacks / games AS share,

@@ -5,8 +5,8 @@ WITH sums AS (
     SELECT players, CAST(sum(n) AS BIGINT) AS games, CAST(sum(sum_plies) AS BIGINT) AS plies, sum(sum_plies_1) AS plies_1,
            sum(sum_plies_2) AS plies_2, sum(sum_plies_3) AS plies_3, sum(sum_passes) AS passes,
            sum(sum_decisions) AS decisions
-    FROM agg_games WHERE kept(edition, variant, players, level, source, created,
-         $edition, $variant, $players, $level, $source, $date_from, $date_to)
+    FROM agg_games WHERE kept(edition, variant, players, level, source, created, rules,
+         $edition, $variant, $players, $level, $source, $date_from, $date_to, $rules)
     GROUP BY ALL
 )
 SELECT players, epoch, games, mean_plies, mean_passes, decision_share FROM (

@@ -11,14 +11,14 @@
 WITH counted AS (
     SELECT batch_id, created, sum(n) AS games FROM agg_games
     WHERE $agent IS NULL AND $player IS NULL
-      AND kept(edition, variant, players, level, source, created,
-               $edition, $variant, $players, $level, $source, $date_from, $date_to)
+      AND kept(edition, variant, players, level, source, created, rules,
+               $edition, $variant, $players, $level, $source, $date_from, $date_to, $rules)
     GROUP BY ALL
     UNION ALL
     SELECT batch_id, created, sum(n / players) AS games FROM agg_seats
     WHERE ($agent IS NOT NULL OR $player IS NOT NULL)
-      AND kept(edition, variant, players, level, source, created,
-               $edition, $variant, $players, $level, $source, $date_from, $date_to)
+      AND kept(edition, variant, players, level, source, created, rules,
+               $edition, $variant, $players, $level, $source, $date_from, $date_to, $rules)
       AND ($agent IS NULL OR agent = $agent) AND ($player IS NULL OR player = $player)
     GROUP BY ALL
 ),
@@ -36,7 +36,7 @@ batches AS (
 dated AS (
     SELECT *, coalesce(CAST(try_strptime(tags['Date'], '%Y.%m.%d') AS DATE),
                        CAST(created AS DATE)) AS played
-    FROM filtered_games($edition, $variant, $players, $source, $date_from, $date_to)
+    FROM filtered_games($edition, $variant, $players, $source, $date_from, $date_to, $rules)
 ),
 page AS (
     SELECT g.game_id, g.source, g.edition, g.variant, g.players, g.plies, g.played, g.created,

@@ -5,8 +5,8 @@
 -- $date_to.
 WITH sums AS (
     SELECT agent, opponent, CAST(sum(n) AS BIGINT) AS games, sum(sum_score) AS total
-    FROM agg_head_to_head WHERE kept(edition, variant, players, level, source, created,
-         $edition, $variant, $players, $level, $source, $date_from, $date_to)
+    FROM agg_head_to_head WHERE kept(edition, variant, players, level, source, created, rules,
+         $edition, $variant, $players, $level, $source, $date_from, $date_to, $rules)
     GROUP BY ALL
 )
 SELECT agent, opponent, games, total / games AS score,

@@ -1,6 +1,6 @@
 -- Games and seats of the filtered games, by source, edition, variant, player count, play level
 -- and agent ('person' for people); a game counts when one of its seats is of $agent and $player.
--- $edition $variant $players $level $source $date_from $date_to $agent $player: the dashboard
+-- $edition $variant $players $level $source $date_from $date_to $rules $agent $player: the dashboard
 -- filters.
 -- Read from the per-batch aggregates, which list each game's agents; they cannot tell which
 -- games seat a player, so a $player filter reads the seats instead.
@@ -8,8 +8,8 @@ WITH kept_games AS MATERIALIZED (
     SELECT source, edition, variant, players, level, n, string_split(agents, ', ') AS seated
     FROM agg_games
     WHERE $player IS NULL
-      AND kept(edition, variant, players, level, source, created,
-               $edition, $variant, $players, $level, $source, $date_from, $date_to)
+      AND kept(edition, variant, players, level, source, created, rules,
+               $edition, $variant, $players, $level, $source, $date_from, $date_to, $rules)
       AND ($agent IS NULL OR list_contains(string_split(agents, ', '), $agent))
 ), agent_games AS (
     SELECT CASE agent WHEN 'people' THEN 'person' ELSE agent END AS value,
@@ -21,13 +21,13 @@ WITH kept_games AS MATERIALIZED (
     SELECT coalesce(agent, 'person') AS value, CAST(sum(n) AS BIGINT) AS seats
     FROM agg_seats
     WHERE $player IS NULL
-      AND kept(edition, variant, players, level, source, created,
-               $edition, $variant, $players, $level, $source, $date_from, $date_to)
+      AND kept(edition, variant, players, level, source, created, rules,
+               $edition, $variant, $players, $level, $source, $date_from, $date_to, $rules)
       AND ($agent IS NULL OR agent = $agent)
     GROUP BY ALL
 ), chosen AS (
     SELECT * FROM filtered_seats($edition, $variant, $players, $source, $date_from, $date_to,
-                                 $agent, $player)
+                                 $agent, $player, $rules)
     WHERE $player IS NOT NULL
       AND game_id IN (SELECT game_id FROM game_levels WHERE $level IS NULL OR level = $level)
 ), chosen_games AS (

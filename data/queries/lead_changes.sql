@@ -5,8 +5,8 @@
 -- $variant $players $level $source $date_from $date_to.
 WITH sums AS (
     SELECT players, lead_changes, CAST(sum(n) AS BIGINT) AS games
-    FROM agg_games WHERE kept(edition, variant, players, level, source, created,
-         $edition, $variant, $players, $level, $source, $date_from, $date_to)
+    FROM agg_games WHERE kept(edition, variant, players, level, source, created, rules,
+         $edition, $variant, $players, $level, $source, $date_from, $date_to, $rules)
     GROUP BY ALL
 ),
 totals AS (SELECT *, sum(games) OVER (PARTITION BY players) AS of_games FROM sums)

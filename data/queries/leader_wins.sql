@@ -9,8 +9,8 @@ WITH sums AS (
            CAST(sum(leader_won_1) AS BIGINT) AS won_1,
            CAST(sum(sole_leads_2) AS BIGINT) AS games_2,
            CAST(sum(leader_won_2) AS BIGINT) AS won_2
-    FROM agg_games WHERE kept(edition, variant, players, level, source, created,
-         $edition, $variant, $players, $level, $source, $date_from, $date_to)
+    FROM agg_games WHERE kept(edition, variant, players, level, source, created, rules,
+         $edition, $variant, $players, $level, $source, $date_from, $date_to, $rules)
     GROUP BY ALL
 ),
 counts AS (

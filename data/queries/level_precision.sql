@@ -1,18 +1,18 @@
 -- How precise each play level's figures are at the filters chosen (the pages' default level,
 -- data/levels.py): `seat_half_width`, the widest half of any seat's 95% Wilson interval of mean
 -- win share (by player count and position in epoch 1's turn order; one seat a position a game),
--- and `cell_half_width`, the median over the 30 cells of the half width of the castle-yield
+-- and `cell_half_width`, the median over the board's cells of the half width of the castle-yield
 -- interval, clustered by game (a game's castles share its board and players: each game is one
 -- observation of the ratio of its gold to its castles: agg_castles' sums over games, every rank,
 -- each cell alone, not pooled with its mirror images); a cell with castles in fewer than two
 -- games counts as infinitely wide. Filters (NULL = all): $edition $variant $players $source
--- $date_from $date_to $agent $player (the seats and castles of that agent or player) $epoch
+-- $date_from $date_to $rules $agent $player (the seats and castles of that agent or player) $epoch
 -- (castles of that epoch).
 WITH seat_sums AS (
     SELECT level, players, turn_position, sum(n) AS seats, sum(sum_win) AS wins
     FROM agg_seats
-    WHERE kept(edition, variant, players, level, source, created,
-               $edition, $variant, $players, NULL, $source, $date_from, $date_to)
+    WHERE kept(edition, variant, players, level, source, created, rules,
+               $edition, $variant, $players, NULL, $source, $date_from, $date_to, $rules)
       AND ($agent IS NULL OR agent = $agent) AND ($player IS NULL OR player = $player)
     GROUP BY ALL
 ), seat_widths AS (
@@ -25,8 +25,8 @@ WITH seat_sums AS (
            sum(game_gold_sq) AS gold_sq, sum(game_gold_n) AS gold_castles,
            sum(game_n_sq) AS castles_sq
     FROM agg_castles
-    WHERE kept(edition, variant, players, level, source, created,
-               $edition, $variant, $players, NULL, $source, $date_from, $date_to)
+    WHERE kept(edition, variant, players, level, source, created, rules,
+               $edition, $variant, $players, NULL, $source, $date_from, $date_to, $rules)
       AND cell_scope = 'cell' AND all_ranks
       AND all_seats = ($agent IS NULL AND $player IS NULL)
       AND ($agent IS NULL OR agent = $agent) AND ($player IS NULL OR player = $player)
@@ -37,7 +37,7 @@ WITH seat_sums AS (
            median(coalesce(ratio_half_width(s.games, s.gold, s.castles, s.gold_sq,
                                             s.gold_castles, s.castles_sq), 'inf'::DOUBLE))
                AS cell_half_width
-    FROM (SELECT DISTINCT level FROM seat_widths) l CROSS JOIN cells c
+    FROM (SELECT DISTINCT level FROM seat_widths) l CROSS JOIN lake_cells($rules) c
     LEFT JOIN cell_sums s ON s.level = l.level AND s.cell = c.cell
     GROUP BY l.level
 )

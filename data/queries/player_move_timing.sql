@@ -1,9 +1,9 @@
 -- When in its epoch each move of a named player, $player, came, in their recorded games: the
--- board's cells filled before it in that epoch (by every seat) and the third of the board that
+-- game's board's cells filled before it in that epoch (by every seat) and the third of the board that
 -- makes (1: under a third filled, 2: under two thirds, 3: the rest). One row a move of a seat
 -- the player held, by game and ply.
-WITH board AS (
-    SELECT count(*) AS cells FROM cells
+WITH board AS (  -- each rule set's cells
+    SELECT rules, count(*) AS cells FROM rule_set_cells GROUP BY rules
 ),
 played AS (
     SELECT game_id, ply, seat,
@@ -17,5 +17,5 @@ SELECT p.game_id AS game_id, p.ply AS ply, CAST(p.filled AS SMALLINT) AS cells_f
        CAST(p.filled * 3 // board.cells + 1 AS TINYINT) AS third
 FROM played p
 JOIN seats s ON s.game_id = p.game_id AND s.seat = p.seat AND s.player = $player
-CROSS JOIN board
+JOIN games g ON g.game_id = p.game_id JOIN board ON board.rules = g.rules
 ORDER BY p.game_id, p.ply

@@ -6,8 +6,8 @@ SELECT players,
        floor(value / coalesce($bin_width, 10)) * coalesce($bin_width, 10) AS bin_start,
        CAST(sum(n) AS BIGINT) AS count
 FROM agg_scores
-WHERE kept(edition, variant, players, level, source, created,
-         $edition, $variant, $players, $level, $source, $date_from, $date_to)
+WHERE kept(edition, variant, players, level, source, created, rules,
+         $edition, $variant, $players, $level, $source, $date_from, $date_to, $rules)
     AND ($agent IS NULL OR agent = $agent) AND ($player IS NULL OR player = $player)
   AND metric = coalesce($metric, 'final_gold')
 GROUP BY ALL

@@ -9,8 +9,8 @@ WITH sums AS (
                 ELSE CAST(turn_position AS VARCHAR) END AS position,
            CAST(sum(n) AS BIGINT) AS seats, sum(sum_win) AS total
     FROM agg_seats
-    WHERE kept(edition, variant, players, level, source, created,
-         $edition, $variant, $players, $level, $source, $date_from, $date_to)
+    WHERE kept(edition, variant, players, level, source, created, rules,
+         $edition, $variant, $players, $level, $source, $date_from, $date_to, $rules)
     AND ($agent IS NULL OR agent = $agent) AND ($player IS NULL OR player = $player)
     GROUP BY ALL
 )

@@ -20,8 +20,8 @@ sums AS (
            sum(game_opponent_n) AS opponent_n,
            sum(sum_net) AS net, sum(game_net_sq) AS net_sq, sum(game_net_n) AS net_n
     FROM agg_tile_kinds CROSS JOIN splits
-    WHERE kept(edition, variant, players, level, source, created,
-               $edition, $variant, $players, $level, $source, $date_from, $date_to)
+    WHERE kept(edition, variant, players, level, source, created, rules,
+               $edition, $variant, $players, $level, $source, $date_from, $date_to, $rules)
       AND all_seats = ($agent IS NULL AND $player IS NULL AND NOT list_contains(chosen, 'agent'))
       AND ($agent IS NULL OR agent = $agent) AND ($player IS NULL OR player = $player)
       AND all_epochs = ($epoch IS NULL AND NOT list_contains(chosen, 'epoch'))
@@ -32,8 +32,8 @@ sums AS (
 ),
 kept_games AS (
     SELECT CAST(coalesce(sum(games), 0) AS BIGINT) AS games_kept FROM agg_epochs
-    WHERE kept(edition, variant, players, level, source, created,
-               $edition, $variant, $players, $level, $source, $date_from, $date_to)
+    WHERE kept(edition, variant, players, level, source, created, rules,
+               $edition, $variant, $players, $level, $source, $date_from, $date_to, $rules)
       AND all_seats = ($agent IS NULL AND $player IS NULL)
       AND ($agent IS NULL OR agent = $agent) AND ($player IS NULL OR player = $player)
       AND all_epochs = ($epoch IS NULL) AND ($epoch IS NULL OR epoch = $epoch)

@@ -10,8 +10,8 @@ WITH sums AS (
            CAST(sum(n) FILTER (WHERE NOT placed) AS BIGINT) AS n_not,
            sum(sum_win) FILTER (WHERE NOT placed) AS win_not
     FROM agg_tile_use
-    WHERE kept(edition, variant, players, level, source, created,
-         $edition, $variant, $players, $level, $source, $date_from, $date_to)
+    WHERE kept(edition, variant, players, level, source, created, rules,
+         $edition, $variant, $players, $level, $source, $date_from, $date_to, $rules)
     AND ($agent IS NULL OR agent = $agent) AND ($player IS NULL OR player = $player)
     GROUP BY tile
 ),

@@ -14,7 +14,6 @@ from data.reader import connect
 from data.simulate import Plan, plan_games
 from data.store import store_games
 from engine import facts, pieces, rules
-from engine.rules import rule_set
 from tests.dashboard.conftest import open_page
 
 RENAMED_SEATS = "NESW"
@@ -110,8 +109,10 @@ def test_turn_order_is_the_engines(monkeypatch, tmp_path, games):
 
 @pytest.fixture
 def wizard_in_2002(monkeypatch, tmp_path) -> Lake:
-    """Games of the 2002 edition, stored once the engine gives that edition the wizard too."""
-    plan = Plan(12, rules=rule_set("kingdoms-2002"), seed=22)
+    """Games of the 2002 edition played with a wizard (a rule-set file's), stored once the
+    engine gives that edition the wizard too."""
+    with_it = rules.rules_from_text('base = "kingdoms-2002"\n[tiles]\nWZ = 1\n')
+    plan = Plan(12, rules=with_it, seed=22)
     games = plan_games(plan, 0, plan.games)
     shipped = rules._base
 

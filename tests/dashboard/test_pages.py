@@ -88,7 +88,7 @@ def test_overview_counts_games_seating_the_agent_and_player(monkeypatch, lake, q
     seated = execute(
         connect(lake),
         "SELECT count(DISTINCT game_id) AS games FROM filtered_seats("
-        "NULL, NULL, NULL, NULL, NULL, NULL, $agent, $player)",
+        "NULL, NULL, NULL, NULL, NULL, NULL, $agent, $player, NULL)",
         {"agent": query.get("agent"), "player": query.get("player")},
     )["games"][0]
     assert seated > 0 and metric(app, "Matching the filters") == f"{seated:,}"

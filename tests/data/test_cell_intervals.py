@@ -16,9 +16,12 @@ import pytest
 
 from data.lake import Lake
 from data.reader import connect, execute
-from data.schema import BOARD, CELL_NAMES
 from data.simulate import Plan, simulate
+from engine.geometry import geometry
+from engine.rules import RuleSet
 from engine.stats import Z95, wilson_interval
+
+BOARD = geometry(RuleSet().rows, RuleSet().columns)  # the board of the lakes' games
 
 PAIRS_Z = 3.23  # two-sided 95% for the family of the board's 39 mirror pairs (Bonferroni)
 
@@ -46,7 +49,7 @@ def _mirror_pairs() -> list[tuple[str, str]]:
     for cell in range(BOARD.cells):
         for image in BOARD.mirror_images(cell):
             if image != cell:
-                pairs.add(tuple(sorted((CELL_NAMES[cell], CELL_NAMES[image]))))
+                pairs.add(tuple(sorted((BOARD.cell_name(cell), BOARD.cell_name(image)))))
     return sorted(pairs)
 
 
@@ -96,9 +99,9 @@ def test_castle_yield_intervals_take_the_game_as_the_unit(con, pooled, params) -
         wanted = {"epoch": epoch, "rank": rank, "players": players}
         if any(wanted[name] != value for name, value in params.items()):
             continue
-        images = BOARD.mirror_images(CELL_NAMES.index(cell)) if pooled else {CELL_NAMES.index(cell)}
+        images = BOARD.mirror_images(BOARD.parse_cell(cell)) if pooled else {BOARD.parse_cell(cell)}
         for image in images:
-            by_cell[CELL_NAMES[image]][game_id].append(gold)
+            by_cell[BOARD.cell_name(image)][game_id].append(gold)
     frame = execute(con, "cell_castle_yield", {**params, "pooled": pooled})
     for row in frame.iter_rows(named=True):
         games = by_cell[row["cell"]]

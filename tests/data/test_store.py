@@ -99,14 +99,12 @@ def test_stored_actions_are_the_games_and_rebuild_its_record(tmp_path) -> None:
         assert list(again.unseen_starts) == list(game.unseen_starts)
 
 
-def test_a_lake_written_before_occupancy_and_tile_sums_over_games_is_refused(
-    tmp_path, capsys
-) -> None:
-    version = SCHEMA_VERSION - 1  # 11: the last schema without them for occupancy and tiles
+def test_a_lake_written_before_rule_sets_is_refused(tmp_path, capsys) -> None:
+    version = SCHEMA_VERSION - 1  # 12: the last schema without the games' rule sets
     (tmp_path / MANIFEST).write_text(
         json.dumps({"schema_version": version, "next_batch": 1, "batches": []})
     )
-    with pytest.raises(LakeVersionError, match="for occupancy, fill timing and tile impact too"):
+    with pytest.raises(LakeVersionError, match="keeps every game's rule set"):
         Lake(tmp_path).batches()
     assert main(["query", "SELECT 1", "--lake", str(tmp_path)]) == 2
     said = capsys.readouterr().err.strip().splitlines()

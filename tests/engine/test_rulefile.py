@@ -133,15 +133,6 @@ def test_the_gold_mine_multiplies_by_the_rule_sets_factor(
     assert not np.array_equal(played.gains, doubled.gains)
 
 
-def test_a_custom_rule_set_is_not_stored_as_if_shipped(
-    custom: Path, tmp_path: Path, capsys: pytest.CaptureFixture
-) -> None:
-    lake = tmp_path / "lake"
-    assert main(["simulate", "--rules", str(custom), "--lake", str(lake), "--games", "2"]) == 2
-    assert "shipped editions and variants only" in capsys.readouterr().err
-    assert not lake.exists()
-
-
 @pytest.mark.parametrize("path", sorted(SHIPPED.rglob("*.toml")), ids=lambda path: path.stem)
 def test_every_shipped_rule_set_reads_back_from_its_canonical_text(path: Path) -> None:
     rules = load_rules(path)
