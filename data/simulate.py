@@ -8,7 +8,7 @@ import ctypes
 import os
 import signal
 import threading
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import closing, contextmanager
 from dataclasses import dataclass, fields
 from functools import cached_property
@@ -27,7 +27,7 @@ from engine.agents import play_game as play_agents
 from engine.executors import Executor, LocalExecutor
 from engine.kernel.batch import policy_games
 from engine.kernel.policies import POLICIES
-from engine.rules import PLAYER_COUNTS, RuleSet, rule_set
+from engine.rules import PLAYER_COUNTS, RuleSet
 from engine.state import Game
 
 RANDOM = "random"
@@ -97,17 +97,6 @@ def _searched(plan: Plan, players: int, agents: tuple[str, ...], seed: int) -> P
     seated = [make_agent(name, f"{seed}:{seat}") for seat, name in enumerate(agents)]
     state = play_agents(Game(players, plan.rules), seated, seed)
     return PlayedGame(players, plan.rules, state.history, agents, agents, seed)
-
-
-def check_storable(rules: RuleSet) -> None:
-    """Refuse a rule set the lake cannot tell apart from a shipped one: a game keeps only its
-    edition and variants, so other rules (a rule-set file's) would pass for them."""
-    if rules != rule_set(rules.edition, rules.variant_text()):
-        raise PlanError(
-            f"--rules: the lake keeps games of the shipped editions and variants only, and "
-            f"'{rules.name}' is not one of them (`kingdoms tournament --rules FILE` without a lake "
-            "plays it)"
-        )
 
 
 def check_agents(agents: Sequence[str]) -> None:
@@ -226,10 +215,12 @@ def simulate(
     workers: int = 1,
     progress: bool = True,
     executor: Executor | None = None,
+    on_progress: Callable[[int], None] | None = None,
 ) -> Stored:
     """Play the plan's shards missing from the lake (on `executor`, else in `workers` local
-    processes), committing each as it arrives. Ctrl-C stops it keeping every committed shard:
-    it ends in a KeyboardInterrupt that says how many games those added."""
+    processes), committing each as it arrives; `on_progress(done)` hears of the plan's games
+    done (found stored or committed). Ctrl-C stops it keeping every committed shard: it ends in
+    a KeyboardInterrupt that says how many games those added."""
     check_agents(plan.agents)
     check_seed(plan.seed)
     check_batches(plan, workers)
@@ -246,6 +237,8 @@ def simulate(
         disable=not progress,
         smoothing=0.1,
     )
+    if on_progress:
+        on_progress(stored.duplicates)
     if executor is None:
         initargs = (existing, os.getpid()) if workers > 1 else (existing,)
         executor = LocalExecutor(workers, _init_worker, initargs, agents=plan.agents)
@@ -255,7 +248,7 @@ def simulate(
             # closed (its workers stopped) before the staging area goes: a worker still
             # staging would otherwise leave a folder behind in it
             with closing(executor.map_unordered(_star, jobs)) as results:
-                _commit_all(lake, key, results, bar, stored)
+                _commit_all(lake, key, results, bar, stored, on_progress)
     except KeyboardInterrupt:
         raise KeyboardInterrupt(
             f"kept the {stored.added:,} games of the batches finished in {lake.root}"
@@ -266,7 +259,12 @@ def simulate(
 
 
 def _commit_all(
-    lake: Lake, key: str, results: Iterable[ShardResult], bar: tqdm, stored: Stored
+    lake: Lake,
+    key: str,
+    results: Iterable[ShardResult],
+    bar: tqdm,
+    stored: Stored,
+    on_progress: Callable[[int], None] | None,
 ) -> None:
     """Commit each shard as it arrives, the only writer of the manifest; a shard is marked
     committed after its batch is listed, so a rerun may replay it but never list it twice."""
@@ -278,6 +276,8 @@ def _commit_all(
             stored.added += added
             stored.duplicates += shard.played - added
         bar.update(shard.played)
+        if on_progress:
+            on_progress(stored.added + stored.duplicates)
 
 
 @contextmanager
