@@ -71,6 +71,7 @@ if __name__ == "__main__" or Path(sys.argv[0]).name == "kingdoms":  # the progra
 from data.commands import (
     apprentice,
     bench,
+    compare,
     corpus,
     dashboard,
     export,
@@ -109,6 +110,7 @@ COMMANDS: tuple[ModuleType, ...] = (
     tournament,
     bench,
     simulate,
+    compare,
     apprentice,
     import_,
     export,
