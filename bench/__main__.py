@@ -24,6 +24,7 @@ PARTS = {
     "cluster": ("bench.cluster_speed", "cluster_figures"),
     "scale": ("bench.scale_speed", "scale_figures"),
     "insights": ("bench.insights_speed", "insights_figures"),
+    "compare": ("bench.compare_speed", "compare_figures"),
 }
 
 

@@ -26,7 +26,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--only",
         help="comma-separated parts to measure: engine, agents, lake, startup, dashboard, "
-        "browser, replay, cluster, scale, insights (default: all; browser needs Debian's "
+        "browser, replay, cluster, scale, insights, compare (default: all; browser needs Debian's "
         "Chromium, `make browser`, and Playwright, the dev extra, and is skipped saying so "
         "without them; scale builds a 100 M-move lake once, about 6 minutes, and insights 1,000 "
         "reviewed recorded games, about 13 minutes on 2 busy cores, both kept under --lake)",

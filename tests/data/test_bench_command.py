@@ -27,7 +27,7 @@ def test_an_unknown_part_is_refused_in_one_line(capfd: pytest.CaptureFixture) ->
     assert err == (
         "bench: --only: unknown part 'speed' "
         "(choose from engine, agents, lake, startup, dashboard, browser, replay, cluster, scale, "
-        "insights)\n"
+        "insights, compare)\n"
     )
 
 
