@@ -11,6 +11,7 @@ import polars as pl
 import streamlit as st
 
 from dashboard import definitions
+from dashboard.access import writes_allowed
 from dashboard.charts import (
     PRECISE_WITHIN,
     captioned,
@@ -21,9 +22,13 @@ from dashboard.charts import (
     vega_lite_spec,
 )
 from dashboard.filters import GAME_FILTERS, STANDARD, STANDARD_LABEL, Filters, choices, options
-from dashboard.lake_data import fetch_all, player_count_balance, player_ratings
+from dashboard.lake_data import fetch_all, lake_folder, player_count_balance, player_ratings
 from dashboard.notices import ignored_filters, lake_has_games, nothing_matches, play_level
 from dashboard.text import plain
+from data.compare import DEFAULT_GAMES, compare
+from data.lake import Lake
+from data.report import report_html
+from engine.rules import DEFAULT_EDITION, RuleSet, rule_set, rules_hash
 
 BIN_WIDTH = 10
 GROUPINGS = {"position": "turn order in epoch 1", "seat": "seat letter"}
@@ -321,6 +326,75 @@ def compare_rule_sets(filters: Filters, by: str) -> None:
                 width="stretch",
             )
             summary_table(side_summary)
+    comparison_report([sets[label] for label in chosen], filters)
+
+
+REPORT = "balance_report"  # the last comparison report made here: what it compares, its HTML
+REPORT_MOST_GAMES = 20_000  # per rule set, played while the visitor waits
+REPORT_HELP = (
+    "Plays the heuristic's games of each rule set (at the chosen player count, else 2 to 4 in "
+    "turn) into the lake unless it holds them, some 15 to 40 s for 2 × 2,000, then "
+    "writes every figure of both, the design measures too, with its difference, 95% interval "
+    "and verdict as one HTML file that opens without a network."
+)
+REPORT_READ_ONLY = (
+    "This dashboard is shared read-only: the comparison report plays games into the lake, so it "
+    "is made where the lake is kept, with `kingdoms compare`."
+)
+
+
+def report_rules(choice: tuple[str, str], filters: Filters) -> RuleSet:
+    """The rule set a choice of this section is in the comparison report: an edition's standard
+    rules, or the standard rules or a variant on the sidebar's edition (else the default one)."""
+    dimension, value = choice
+    if dimension == "edition":
+        return rule_set(value)
+    return rule_set(filters.edition or DEFAULT_EDITION, "" if value == STANDARD else value)
+
+
+def comparison_report(choices: list[tuple[str, str]], filters: Filters) -> None:
+    """Make the two rule sets' comparison report when asked (their heuristic games played into
+    the lake unless it holds them, with a progress bar), then offer it for download."""
+    a, b = (report_rules(choice, filters) for choice in choices)
+    if a == b:
+        return
+    games = st.number_input(
+        "Games per rule set for the report",
+        min_value=10,
+        max_value=REPORT_MOST_GAMES,
+        value=DEFAULT_GAMES,
+        step=100,
+        key="balance_report_games",
+    )
+    request = (rules_hash(a), rules_hash(b), filters.players, games)
+    allowed = writes_allowed()
+    if not allowed:
+        st.caption(REPORT_READ_ONLY)
+    if st.button(
+        f"Make the comparison report: {a.name} against {b.name}",
+        key="balance_make_report",
+        disabled=not allowed,
+        help=REPORT_HELP if allowed else REPORT_READ_ONLY,
+    ):
+        bar = st.progress(0.0, text="Starting the games…")
+
+        def progress(done: int, total: int) -> None:
+            bar.progress(done / total, text=f"{done:,} of {total:,} games played, then measured")
+
+        lake = Lake(lake_folder())  # played here, in one process: no fork of the app's server
+        comparison = compare(
+            a, b, lake, players=filters.players, games=games, workers=1, progress=progress
+        )
+        bar.empty()
+        st.session_state[REPORT] = (request, report_html(comparison))
+    made = st.session_state.get(REPORT)
+    if made and made[0] == request:
+        st.download_button(
+            "Download the comparison report",
+            made[1],
+            file_name="comparison.html",
+            mime="text/html",
+        )
 
 
 def seat_advantage(filters: Filters, by: str) -> None:

@@ -4,10 +4,15 @@ only (the others neither run nor ship their charts), the open one kept in the UR
 from __future__ import annotations
 
 import json
+import shutil
 
 import pytest
 from streamlit.testing.v1 import AppTest
 
+from dashboard.access import SHARED
+from data.compare import compare
+from data.lake import Lake
+from engine.rules import rule_set
 from tests.dashboard.conftest import open_page
 
 PAGE = "app_pages/balance.py"
@@ -61,3 +66,29 @@ def test_choosing_a_section_draws_it_in_place_of_the_seat_advantage(monkeypatch,
     assert not app.exception
     assert chart_titles(app) == SECTION_CHARTS["Lead changes"]
     assert len(balance_cards(app)) == 3
+
+
+def test_the_rule_sets_comparison_report_is_made_into_the_lake_and_offered(
+    monkeypatch, lake, tmp_path
+):
+    copy = Lake(shutil.copytree(lake.root, tmp_path / "lake"))
+    app = open_page(monkeypatch, copy, PAGE, section="Rule sets")
+    labels = [app.selectbox(key=key).value for key in ("rules_a", "rules_b")]
+    app.number_input(key="balance_report_games").set_value(10).run()
+    app = app.button(key="balance_make_report").click().run()
+    assert not app.exception and not app.error
+    assert [button.label for button in app.get("download_button")] == [
+        "Download the comparison report"
+    ]
+    _, html = app.session_state["balance_report"]
+    a, b = (rule_set(label.removeprefix("edition ")) for label in labels)
+    assert f"A: <b>{a.name}</b> · B: <b>{b.name}</b>" in html and "<svg" in html
+    again = compare(a, b, copy, games=10, workers=1)
+    assert again.simulated == 0, "the report's games were kept in the lake"
+
+
+def test_a_read_only_dashboard_makes_no_comparison_report(monkeypatch, lake):
+    monkeypatch.setenv(SHARED, "1")
+    app = open_page(monkeypatch, lake, PAGE, section="Rule sets")
+    assert app.button(key="balance_make_report").disabled
+    assert not app.get("download_button")
