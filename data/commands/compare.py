@@ -28,8 +28,8 @@ if TYPE_CHECKING:
 NAME = "compare"
 HELP = (
     "Compare two rule sets: play each one's games into the lake (a rerun reuses them), then "
-    "write every Balance figure, its difference with a 95% interval and a verdict, as one "
-    "HTML report."
+    "write every Balance figure and design measure of both, each difference with its 95% "
+    "interval and a verdict, as one self-contained HTML report."
 )
 MAX_GAMES = 10**7
 
@@ -54,8 +54,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--agents",
         default="heuristic",
-        help="agents, rotated over the seats (default heuristic: the fastest agent at least as "
-        "strong as the heuristic)",
+        help="agents, rotated over the seats: random, greedy, heuristic, apprentice, strong, the "
+        "weakest deciding the play level compared (default heuristic: the fastest agent at "
+        "least as strong as the heuristic)",
     )
     parser.add_argument(
         "--seed", type=whole_number, default=0, help="the same seed gives the same games"
