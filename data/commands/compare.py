@@ -105,7 +105,12 @@ def run(args: argparse.Namespace) -> int:
             progress=lambda done, total: bar.update(done - bar.n),
         )
     _write_atomically(out, report_html(comparison, (args.rules[0], args.rules[1])))
-    print(f"wrote {out}", file=sys.stderr)
+    found = 2 * args.games - comparison.simulated
+    print(
+        f"played {comparison.simulated:,} games into {lake.root}, found {found:,} there; "
+        f"wrote {out}",
+        file=sys.stderr,
+    )
     for line in verdict_lines(comparison):
         print(line)
     return EXIT_OK

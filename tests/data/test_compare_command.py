@@ -23,7 +23,7 @@ def test_compare_writes_the_report_and_a_rerun_reuses_the_games(
     arguments += ["--lake", str(lake), "--out", str(out)]
     assert main(arguments) == 0
     said = capsys.readouterr()
-    assert f"wrote {out}" in said.err
+    assert f"played 48 games into {lake.resolve()}, found 0 there; wrote {out}" in said.err
     counts = [re.match(r"(.+): (\d+) of (\d+) figures", line) for line in said.out.splitlines()]
     assert counts and all(counts)
     verdicts = {found[1]: int(found[2]) for found in counts if found}
@@ -36,6 +36,7 @@ def test_compare_writes_the_report_and_a_rerun_reuses_the_games(
     batches = Lake(lake).batches()
     out.unlink()
     assert main(arguments) == 0
+    assert "played 0 games" in capsys.readouterr().err
     assert Lake(lake).batches() == batches
     assert out.exists()
 
