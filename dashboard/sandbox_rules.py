@@ -1,11 +1,10 @@
 """The Sandbox's rule set being edited, without Streamlit: the form's fields of a rule set, the
-text the form's values write, the engine's check of a text, and what it changes in the base."""
+text the form's values write, and the engine's check of a text."""
 
 from __future__ import annotations
 
 import re
 import time
-import tomllib
 from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -86,43 +85,6 @@ def check(text: str) -> Check:
     return Check(rules, error, time.perf_counter() - started)
 
 
-@dataclass(frozen=True)
-class Difference:
-    """One key of the rule-set file whose value the edited rules change."""
-
-    key: str
-    base: str
-    edited: str
-
-
-def differences(base: RuleSet, edited: RuleSet) -> list[Difference]:
-    """What `edited` changes in `base`, key by key as the rule-set file names them (the display
-    name is no part of the rules)."""
-    before, after = (_flat(tomllib.loads(rule_text(rules))) for rules in (base, edited))
-    return [
-        Difference(key, _shown(before[key]), _shown(value))
-        for key, value in after.items()
-        if key != "name" and before.get(key) != value
-    ]
-
-
 def file_name(rules: RuleSet) -> str:
     """A file name for the rule set's text, from its name: `six-by-six.toml`."""
     return (re.sub(r"[^a-z0-9]+", "-", rules.name.lower()).strip("-") or "rules") + ".toml"
-
-
-def _flat(table: Mapping[str, object], prefix: str = "") -> dict[str, object]:
-    """A TOML document's values by dotted key (`tiles.GM`, `castles.3`)."""
-    flat: dict[str, object] = {}
-    for key, value in table.items():
-        if isinstance(value, Mapping):
-            flat |= _flat(value, f"{prefix}{key}.")
-        else:
-            flat[f"{prefix}{key}"] = value
-    return flat
-
-
-def _shown(value: object) -> str:
-    if isinstance(value, list):
-        return ", ".join(map(str, value)) or "none"
-    return str(value)

@@ -9,22 +9,42 @@ values in the form; a text it refuses keeps the form as it was and shows the ref
 
 from __future__ import annotations
 
+import shlex
 from dataclasses import replace
 
+import polars as pl
 import streamlit as st
+from streamlit.delta_generator import DeltaGenerator
 
+from dashboard.access import writes_allowed
+from dashboard.sandbox_charts import difference_chart
 from dashboard.sandbox_rules import (
     WHOLE_FIELDS,
     NoTilesError,
     castle_field,
     check,
-    differences,
     file_name,
     form_text,
     form_values,
     tile_field,
 )
 from dashboard.text import plain
+from data.compare import (
+    DEFAULT_AGENTS,
+    DEFAULT_GAMES,
+    DIFFERENCE_INTERVAL,
+    REAL,
+    SHARE,
+    VERDICT_RULE,
+    Comparison,
+    compare,
+    parameter_differences,
+    shipped_name,
+)
+from data.lake import Lake, LakeError, lake_path
+from data.levels import LEVELS
+from data.report import UNIT_TITLES, report_html
+from data.simulate import PlanError
 from engine import pieces
 from engine.rulefile import (
     MOST_CASTLES,
@@ -36,7 +56,7 @@ from engine.rulefile import (
     SIDES,
     TILE_TOKENS,
 )
-from engine.rules import DEFAULT_EDITION, EDITIONS, VARIANTS, RuleSet
+from engine.rules import DEFAULT_EDITION, EDITIONS, VARIANTS, RuleSet, rules_hash
 
 TEXT = "sandbox_text"
 EDITED = "sandbox_edited"  # the last rule set the engine read from the text
@@ -47,6 +67,9 @@ BOUNDS = {  # each whole-number field's label and range, the engine's own limits
     "epochs": ("Epochs", 1, MOST_EPOCHS),
     "gold_mine_factor": ("Gold mine ×", 0, MOST_FACTOR),
 }
+COMPARED = "sandbox_compared"  # the last comparison: its request, the Comparison, its report
+DEFAULT_PLAYERS = 3  # the middle of 2–4; every count is one click away
+MOST_GAMES = 20_000  # per rule set: a few minutes (2 × 2,000 heuristic games: about 15 s)
 TILE_ROWS = (tuple(TILE_TOKENS)[:6], tuple(TILE_TOKENS)[6:12], tuple(TILE_TOKENS)[12:])
 
 
@@ -93,7 +116,7 @@ def from_text() -> None:
         show_in_form(checked.rules)
 
 
-def number(field: str, label: str, low: int, high: int, where=st) -> None:
+def number(where: DeltaGenerator, field: str, label: str, low: int, high: int) -> None:
     where.number_input(
         label, min_value=low, max_value=high, step=1, key=widget(field), on_change=from_form
     )
@@ -115,7 +138,7 @@ def rules_form() -> None:
     with board:
         columns = st.columns(len(WHOLE_FIELDS))
         for column, field in zip(columns, WHOLE_FIELDS, strict=True):
-            number(field, *BOUNDS[field], where=column)
+            number(column, field, *BOUNDS[field])
         st.caption("Gold mine ×: what a gold mine multiplies its segment's sum by.")
         st.multiselect(
             "Castle ranks that come back to their owner after an epoch",
@@ -128,14 +151,14 @@ def rules_form() -> None:
         for row in TILE_ROWS:
             for column, token in zip(st.columns(6), row, strict=False):
                 most = 1 if TILE_TOKENS[token] == pieces.WIZARD else MOST_COPIES
-                number(tile_field(token), token, 0, most, where=column)
+                number(column, tile_field(token), token, 0, most)
     with castles:
         st.caption("Castles of each rank that each player takes, by player count.")
         for players in PLAYER_COUNTS:
             row = st.columns(len(pieces.CASTLE_RANKS))
             for column, rank in zip(row, pieces.CASTLE_RANKS, strict=True):
                 label = f"{players} players · rank {rank}"
-                number(castle_field(players, rank), label, 0, MOST_CASTLES, where=column)
+                number(column, castle_field(players, rank), label, 0, MOST_CASTLES)
     refused = st.session_state.pop("sandbox_form_refused", None)
     if refused:
         st.warning(refused)
@@ -172,13 +195,220 @@ def text_editor() -> RuleSet | None:
 
 def changes_from_base(base: RuleSet, rules: RuleSet) -> None:
     st.subheader("What differs from the base")
-    changed = differences(base, rules)
+    changed = parameter_differences(base, rules)
     if not changed:
         st.info(f"Nothing yet: the rules are {plain(base.name)}'s. Change the form or the text.")
         return
     columns = ("setting (as in the file)", f"base: {base.name}", f"yours: {rules.name}")
-    rows = [dict(zip(columns, (d.key, d.base, d.edited), strict=True)) for d in changed]
+    rows = [dict(zip(columns, row, strict=True)) for row in changed]
     st.dataframe(rows, hide_index=True)
+
+
+def comparison_request(base: RuleSet, rules: RuleSet) -> tuple[object, ...]:
+    """What a comparison is of: both rule sets (by hash), the player count, games and agents."""
+    players = st.session_state.get("sandbox_players", DEFAULT_PLAYERS)
+    games = st.session_state.get("sandbox_games", DEFAULT_GAMES)
+    agents = tuple(st.session_state.get("sandbox_agents", DEFAULT_AGENTS))
+    return rules_hash(base), rules_hash(rules), players, games, agents
+
+
+def compare_command(base: RuleSet, rules: RuleSet) -> str:
+    """The command line that makes this comparison where the lake is kept."""
+    _, _, players, games, agents = comparison_request(base, rules)
+    return shlex.join(
+        [
+            "kingdoms",
+            "compare",
+            "--rules",
+            shipped_name(base) or "base.toml",
+            "--rules",
+            file_name(rules),
+            "--players",
+            str(players),
+            "--games",
+            str(games),
+            "--agents",
+            ",".join(agents),
+            "--out",
+            "report.html",
+        ]
+    )
+
+
+def run_comparison(base: RuleSet, rules: RuleSet) -> None:
+    """Play the games the lake lacks, with a progress bar, and keep the comparison and its
+    report for the page to show."""
+    request = comparison_request(base, rules)
+    _, _, players, games, agents = request
+    bar = st.progress(0.0, text="Starting…")
+
+    def progress(done: int, total: int) -> None:
+        bar.progress(
+            done / total,
+            text=f"{done / total:.0%}: each rule set's games played (or found in the lake), "
+            "then measured",
+        )
+
+    try:
+        comparison = compare(
+            base,
+            rules,
+            Lake(lake_path()),
+            players=players,
+            games=games,
+            agents=agents,
+            workers=1,  # in this process: a pool forked from the server's threads may crash
+            progress=progress,
+        )
+    except (PlanError, LakeError) as refusal:
+        bar.empty()
+        st.error(plain(refusal))
+        return
+    bar.empty()
+    st.session_state[COMPARED] = (request, comparison, report_html(comparison))
+
+
+def comparison_settings() -> None:
+    players, games, agents = st.columns([2, 2, 3])
+    players.segmented_control(
+        "Players", PLAYER_COUNTS, default=DEFAULT_PLAYERS, key="sandbox_players", required=True
+    )
+    games.number_input(
+        "Games per rule set",
+        min_value=10,
+        max_value=MOST_GAMES,
+        value=DEFAULT_GAMES,
+        step=100,
+        key="sandbox_games",
+        help="Games the lake already holds (same rules, agents and seed) are reused.",
+    )
+    agents.multiselect(
+        "Agents, rotated over the seats",
+        LEVELS,
+        default=DEFAULT_AGENTS,
+        key="sandbox_agents",
+        help="The heuristic is the fastest agent that plays well; `strong` is a search, about "
+        "20 ms a move.",
+    )
+
+
+def shown(value: float | None, unit: str, signed: bool = False) -> str:
+    """A figure as the table shows it: shares to 3 decimals, other units (gold, plies) to 2."""
+    if value is None:
+        return "—"
+    digits = 3 if unit == SHARE else 2
+    return f"{value:+.{digits}f}" if signed else f"{value:.{digits}f}"
+
+
+def with_interval(value: float | None, low: float | None, high: float | None, unit: str) -> str:
+    return f"{shown(value, unit)} ({shown(low, unit)} to {shown(high, unit)})"
+
+
+def comparison_table(comparison: Comparison) -> None:
+    """Every figure: the difference yours − base with its interval and verdict, then each side
+    with its interval, and the games behind each side."""
+    rows = [
+        {
+            "figure": row["figure"],
+            "yours − base": shown(row["difference"], row["unit"], signed=True),
+            "95% interval": f"{shown(row['difference_low'], row['unit'], signed=True)} to "
+            f"{shown(row['difference_high'], row['unit'], signed=True)}",
+            "verdict": row["verdict"],
+            "base": with_interval(row["value_a"], row["low_a"], row["high_a"], row["unit"]),
+            "yours": with_interval(row["value_b"], row["low_b"], row["high_b"], row["unit"]),
+            "games": f"{row['games_a']:,} · {row['games_b']:,}",
+        }
+        for row in comparison.figures.iter_rows(named=True)
+    ]
+    st.dataframe(
+        rows,
+        hide_index=True,
+        width="stretch",
+        key="sandbox_figures",
+        column_config={
+            "base": st.column_config.TextColumn(help="The base's figure (its 95% interval)"),
+            "yours": st.column_config.TextColumn(help="Your rules' figure (its 95% interval)"),
+            "games": st.column_config.TextColumn(help="The games behind it: the base's · yours"),
+        },
+    )
+
+
+def comparison_view(comparison: Comparison, report: str) -> None:
+    """The comparison: what stands behind it, the verdicts, the table, the charts, the report."""
+    figures = comparison.figures
+    balance = figures.filter(pl.col("figure") == "balance")
+    games_a, games_b = int(balance["games_a"].sum()), int(balance["games_b"].sum())
+    real = comparison.verdicts().get(REAL, 0)
+    st.markdown(
+        f"**{real} of {len(figures)} figures** differ for real at "
+        f"{comparison.players[0]} players: {games_a:,} games of the base and {games_b:,} of "
+        f"yours, agents {plain(', '.join(comparison.agents))} ({plain(comparison.level)} play)."
+    )
+    new = comparison.simulated
+    st.caption(
+        f"{new:,} games played now, {games_a + games_b - new:,} found in the lake. B is "
+        f"yours, A the base. {VERDICT_RULE} {DIFFERENCE_INTERVAL}"
+    )
+    comparison_table(comparison)
+    sides = f"{comparison.players[0]} players · {games_a:,} games of the base, {games_b:,} of yours"
+    for unit in figures["unit"].unique(maintain_order=True):
+        title = f"Yours − base in {UNIT_TITLES.get(unit, unit)}, against 0"
+        chart = difference_chart(figures.filter(pl.col("unit") == unit), title, sides)
+        st.vega_lite_chart(chart, width="stretch")
+    st.download_button(
+        "Download the report (.html)",
+        data=report,
+        file_name=file_name(comparison.b).removesuffix(".toml") + "-against-the-base.html",
+        mime="text/html",
+        key="sandbox_download_report",
+        help="One self-contained HTML file: the differences, every figure with its interval, "
+        "the verdicts, the games and agents, and the command that remakes it.",
+    )
+
+
+def why_not_compare(base: RuleSet, rules: RuleSet | None, allowed: bool) -> str | None:
+    """Why the comparison cannot be made now (None: it can)."""
+    if rules is None:
+        return "Fix the text first."
+    if rules == base:
+        return "Change something first: the rules are the base's."
+    if not st.session_state.get("sandbox_agents"):
+        return "Choose at least one agent."
+    if not allowed:
+        return "This dashboard is read-only."
+    return None
+
+
+def compare_with_base(base: RuleSet, rules: RuleSet | None) -> None:
+    """Settings, the button (off while the rules are refused or unchanged, and on a read-only
+    dashboard, which must not write games), and the comparison of these settings if made."""
+    st.subheader("Compare with the base")
+    comparison_settings()
+    allowed = writes_allowed()
+    why_not = why_not_compare(base, rules, allowed)
+    if rules is not None and not allowed:
+        st.info(
+            "This dashboard is shared read-only: a comparison plays games into the lake, so it "
+            "is off here. Where the lake is kept, download the rule set and run "
+            f"`{compare_command(base, rules)}`."
+        )
+    clicked = st.button(
+        "Compare with the base",
+        type="primary",
+        key="sandbox_compare",
+        disabled=why_not is not None,
+        help=why_not or "Play the games the lake lacks, then compare every Balance figure.",
+    )
+    if clicked and rules is not None and why_not is None:  # not on a crafted request either
+        run_comparison(base, rules)
+    made = st.session_state.get(COMPARED)
+    if rules is None or made is None:
+        return
+    request, done, report = made
+    if request == comparison_request(base, rules):
+        comparison_view(done, report)
+    else:
+        st.caption("The last comparison was of other rules or settings: compare again.")
 
 
 @st.fragment
@@ -191,8 +421,10 @@ def sandbox() -> None:
         rules_form()
     with text_column:
         rules = text_editor()
+    base = base_rules()
     if rules is not None:
-        changes_from_base(base_rules(), rules)
+        changes_from_base(base, rules)
+    compare_with_base(base, rules)
 
 
 st.title("Sandbox")

@@ -1,15 +1,19 @@
-"""The Sandbox page: a rule set edited in the form or as text, checked by the engine, and what
-it changes in its base."""
+"""The Sandbox page: a rule set edited in the form or as text, checked by the engine, what it
+changes in its base, and its comparison with the base over games kept in the lake."""
 
 from __future__ import annotations
 
+import polars as pl
 import pytest
 from streamlit.testing.v1 import AppTest
 
+from dashboard.access import SHARED
+from dashboard.sandbox_charts import difference_chart
 from dashboard.text import plain
+from data.compare import NO_INTERVAL, REAL, UNCLEAR, compare
 from data.lake import Lake
 from engine.rulefile import RuleFileError
-from engine.rules import RuleSet, rule_set, rules_from_text
+from engine.rules import RuleSet, rule_set, rule_text, rules_from_text
 from tests.dashboard.conftest import open_page
 from tests.lakes import scratch_lake
 
@@ -137,3 +141,90 @@ def test_another_base_starts_the_edit_from_it(app):
     assert rules_from_text(text_of(app)) == rule_set("kingdoms-2002", "no-luck")
     assert app.number_input(key="sandbox_rows").value == 5
     assert "Nothing yet" in app.info[0].value
+
+
+def compare_small(app: AppTest) -> AppTest:
+    """Compare the rules on the page with their base: 2 players, 12 random games a rule set."""
+    app.button_group(key="sandbox_players").set_value(2).run()
+    app.number_input(key="sandbox_games").set_value(12).run()
+    app.multiselect(key="sandbox_agents").set_value(["random"]).run()
+    return app.button(key="sandbox_compare").click().run()
+
+
+def test_comparing_shows_each_figures_difference_and_verdict_and_offers_the_report(app, lake):
+    app.number_input(key="sandbox_gold_mine_factor").set_value(4).run()
+    app = compare_small(app)
+    assert not app.exception and not app.error
+    edited = rules_from_text(text_of(app))
+    again = compare(rule_set(), edited, lake, players=2, games=12, agents=("random",))
+    assert again.simulated == 0, "the page's games were kept in the lake"
+    expected = again.figures
+    table = app.dataframe[-1].value
+    assert table["figure"].tolist() == expected["figure"].to_list()
+    assert table["verdict"].tolist() == expected["verdict"].to_list()
+    shown = [float(text) for text in table["yours − base"]]
+    assert shown == pytest.approx(expected["difference"].to_list(), abs=0.005)
+    for text, difference in zip(table["95% interval"], shown, strict=True):
+        low, high = (float(end) for end in text.split(" to "))
+        assert low <= difference <= high
+    games = [
+        f"{a:,} · {b:,}" for a, b in zip(expected["games_a"], expected["games_b"], strict=True)
+    ]
+    assert table["games"].tolist() == games
+    assert set(table["verdict"]) <= {REAL, UNCLEAR, NO_INTERVAL}
+    assert len(app.get("vega_lite_chart")) == expected["unit"].n_unique()
+    balance = expected.filter(pl.col("figure") == "balance").row(0, named=True)
+    summary = app.markdown[-1].value
+    assert (
+        f"{balance['games_a']:,} games of the base and {balance['games_b']:,} of yours" in summary
+    )
+    assert "agents random" in summary
+    assert [b.key for b in app.get("download_button")] == [
+        "sandbox_download_rules",
+        "sandbox_download_report",
+    ]
+    app = app.button(key="sandbox_compare").click().run()
+    assert any(c.value.startswith("0 games played now") for c in app.caption)
+
+
+def test_a_comparison_of_other_rules_is_not_shown_as_these(app):
+    app.number_input(key="sandbox_epochs").set_value(2).run()
+    app = compare_small(app)
+    assert app.dataframe[-1].value["verdict"].size
+    app.number_input(key="sandbox_epochs").set_value(4).run()
+    assert len(app.dataframe) == 1, "only the differences from the base"
+    assert any("compare again" in c.value for c in app.caption)
+
+
+def test_the_button_is_off_until_the_rules_differ_and_an_agent_plays(app):
+    assert app.button(key="sandbox_compare").disabled
+    app.number_input(key="sandbox_start_gold").set_value(60).run()
+    assert not app.button(key="sandbox_compare").disabled
+    app.multiselect(key="sandbox_agents").set_value([]).run()
+    assert app.button(key="sandbox_compare").disabled
+
+
+def test_a_read_only_dashboard_does_not_compare_and_says_how_to(monkeypatch, lake):
+    monkeypatch.setenv(SHARED, "1")
+    app = open_page(monkeypatch, lake, PAGE)
+    app.number_input(key="sandbox_rows").set_value(6).run()
+    assert app.button(key="sandbox_compare").disabled
+    notice = app.info[0].value
+    assert "read-only" in notice
+    assert "kingdoms compare --rules kingdoms-2011 --rules kingdoms-2011-edited.toml" in notice
+
+
+def test_the_chart_marks_as_differing_exactly_the_figures_judged_real(lake):
+    edited = rules_from_text(rule_text(rule_set()).replace("factor = 2", "factor = 5"))
+    figures = compare(rule_set(), edited, lake, players=3, games=30, agents=("random",)).figures
+    spec = difference_chart(figures, "differences", "caption")
+    drawn = {row["figure"]: row["verdict"] for row in next(iter(spec["datasets"].values()))}
+    judged = {
+        row["figure"]: row["verdict"]
+        for row in figures.iter_rows(named=True)
+        if row["difference_low"] is not None
+    }
+    assert drawn.keys() == judged.keys()
+    assert {f for f, v in drawn.items() if v == "differs from 0"} == {
+        f for f, v in judged.items() if v == REAL
+    }
