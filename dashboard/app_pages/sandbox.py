@@ -300,8 +300,12 @@ def shown(value: float | None, unit: str, signed: bool = False) -> str:
     return f"{value:+.{digits}f}" if signed else f"{value:.{digits}f}"
 
 
-def with_interval(value: float | None, low: float | None, high: float | None, unit: str) -> str:
-    return f"{shown(value, unit)} ({shown(low, unit)} to {shown(high, unit)})"
+def with_interval(
+    value: float | None, low: float | None, high: float | None, unit: str, signed: bool = False
+) -> str:
+    """A figure and its 95% interval: `0.333 (0.293 to 0.375)`."""
+    ends = f"{shown(low, unit, signed)} to {shown(high, unit, signed)}"
+    return f"{shown(value, unit, signed)} ({ends})"
 
 
 def comparison_table(comparison: Comparison) -> None:
@@ -310,9 +314,9 @@ def comparison_table(comparison: Comparison) -> None:
     rows = [
         {
             "figure": row["figure"],
-            "yours − base": shown(row["difference"], row["unit"], signed=True),
-            "95% interval": f"{shown(row['difference_low'], row['unit'], signed=True)} to "
-            f"{shown(row['difference_high'], row['unit'], signed=True)}",
+            "yours − base": with_interval(
+                row["difference"], row["difference_low"], row["difference_high"], row["unit"], True
+            ),
             "verdict": row["verdict"],
             "base": with_interval(row["value_a"], row["low_a"], row["high_a"], row["unit"]),
             "yours": with_interval(row["value_b"], row["low_b"], row["high_b"], row["unit"]),
@@ -326,6 +330,7 @@ def comparison_table(comparison: Comparison) -> None:
         width="stretch",
         key="sandbox_figures",
         column_config={
+            "yours − base": st.column_config.TextColumn(help="The difference (its 95% interval)"),
             "base": st.column_config.TextColumn(help="The base's figure (its 95% interval)"),
             "yours": st.column_config.TextColumn(help="Your rules' figure (its 95% interval)"),
             "games": st.column_config.TextColumn(help="The games behind it: the base's · yours"),
@@ -346,8 +351,9 @@ def comparison_view(comparison: Comparison, report: str) -> None:
     )
     new = comparison.simulated
     st.caption(
-        f"{new:,} games played now, {games_a + games_b - new:,} found in the lake. B is "
-        f"yours, A the base. {VERDICT_RULE} {DIFFERENCE_INTERVAL}"
+        f"{new:,} games played now, {games_a + games_b - new:,} found in the lake; the "
+        f"sidebar's filters do not apply here. B is yours, A the base. {VERDICT_RULE} "
+        f"{DIFFERENCE_INTERVAL}"
     )
     comparison_table(comparison)
     sides = f"{comparison.players[0]} players · {games_a:,} games of the base, {games_b:,} of yours"

@@ -135,3 +135,18 @@ def clipped_labels(page: Page, selector: str) -> list[str]:
             .map(button => button.innerText.trim() || '(blank)')""",
         selector,
     )
+
+
+def compare_in_sandbox(page: Page, games: int, timeout_ms: float = 300_000) -> None:
+    """On the Sandbox page: make the gold mine triple, ask for `games` games a rule set, compare
+    with the base, and wait until the comparison is drawn."""
+    page.get_by_text("The engine reads").wait_for(timeout=timeout_ms)
+    for label, value in (("Gold mine ×", "3"), ("Games per rule set", str(games))):
+        box = page.get_by_label(label, exact=True)
+        box.fill(value)
+        box.press("Enter")
+        page.wait_for_timeout(300)
+        wait_until_drawn(page)
+    page.get_by_role("button", name="Compare with the base").click()
+    page.get_by_text("Download the report").filter(visible=True).wait_for(timeout=timeout_ms)
+    wait_until_drawn(page)

@@ -27,6 +27,7 @@ from tests.dashboard.browser import (
     board_cell_centre,
     chromium,
     clipped_labels,
+    compare_in_sandbox,
     dashboard_server,
     open_page,
     wait_until_drawn,
@@ -314,3 +315,32 @@ def test_practice_a_puzzle_and_its_progress_survives_a_reload(lake):
     finally:
         progress_path(lake, player).unlink(missing_ok=True)
         shutil.rmtree(lake.root / "reviews" / f"game_id={game_id}")
+
+
+def test_sandbox_checks_an_edit_and_compares_with_the_base(lake, tmp_path):
+    """On the Sandbox page, a refused edit of the text shows the engine's reason at its line;
+    once fixed, a comparison with the base draws its table and charts and offers its report
+    (on a copy of the lake, which the comparison's games go into)."""
+    copy = tmp_path / "lake"
+    shutil.copytree(lake.root, copy)
+    with dashboard_server(copy) as url, chromium() as browser:
+        page = open_page(browser, url, "sandbox", timeout_ms=120_000, chart=False)
+        page.set_viewport_size(LAPTOP)
+        expect(page.get_by_text("The engine reads a playable rule set")).to_be_visible(
+            timeout=STEP_MS
+        )
+        text = page.get_by_label("As rule-set text (TOML)", exact=True)
+        text.fill(text.input_value().replace("GM = 1", "GM = -1"))
+        text.press("Control+Enter")
+        refusal = re.compile(r"rules\.toml:\d+:1: tiles\.GM: -1 is not a whole number")
+        expect(page.get_by_text(refusal)).to_be_visible(timeout=STEP_MS)
+        page.get_by_role("button", name="Start over").click()
+        expect(page.get_by_text("The engine reads a playable rule set")).to_be_visible(
+            timeout=STEP_MS
+        )
+        compare_in_sandbox(page, 30)
+        expect(
+            page.get_by_text(re.compile(r"figures differ for real at 3 players"))
+        ).to_be_visible()
+        assert page.locator(CHART).count() > 0
+        assert "Traceback" not in page.inner_text("body")

@@ -3,6 +3,8 @@ changes in its base, and its comparison with the base over games kept in the lak
 
 from __future__ import annotations
 
+import re
+
 import polars as pl
 import pytest
 from streamlit.testing.v1 import AppTest
@@ -162,11 +164,10 @@ def test_comparing_shows_each_figures_difference_and_verdict_and_offers_the_repo
     table = app.dataframe[-1].value
     assert table["figure"].tolist() == expected["figure"].to_list()
     assert table["verdict"].tolist() == expected["verdict"].to_list()
-    shown = [float(text) for text in table["yours − base"]]
-    assert shown == pytest.approx(expected["difference"].to_list(), abs=0.005)
-    for text, difference in zip(table["95% interval"], shown, strict=True):
-        low, high = (float(end) for end in text.split(" to "))
-        assert low <= difference <= high
+    shown = [re.fullmatch(r"(\S+) \((\S+) to (\S+)\)", text) for text in table["yours − base"]]
+    differences = [float(match[1]) for match in shown]
+    assert differences == pytest.approx(expected["difference"].to_list(), abs=0.005)
+    assert all(float(match[2]) <= float(match[1]) <= float(match[3]) for match in shown)
     games = [
         f"{a:,} · {b:,}" for a, b in zip(expected["games_a"], expected["games_b"], strict=True)
     ]
