@@ -15,7 +15,7 @@ import numpy as np
 import polars as pl
 
 from data.balance import balance_by_players
-from data.design import played_design_measures
+from data.design import played_design_measures, skill_depth
 from data.lake import Lake
 from data.levels import LEVELS
 from data.played import Setups
@@ -28,6 +28,16 @@ from engine.stats import wilson_interval
 
 DEFAULT_GAMES = 2000
 DEFAULT_AGENTS = ("heuristic",)  # the fastest agent at least as strong as the heuristic
+# Skill depth's ladder in a comparison: the three cheapest rungs (about 0.1 s a game at 32
+# iterations), games per rung at each player count; pooled, 60 games give about ±0.12.
+SKILL_BUDGETS = (8, 16, 32)
+SKILL_GAMES = 20
+SKILL_DEFINITION = (
+    "the win share of the search against itself at half its budget, the rungs "
+    + ", ".join(f"{budget} v {budget // 2}" for budget in SKILL_BUDGETS)
+    + " iterations a move pooled, seats taken in turn (against the fair share 1/N: above it, "
+    "more search still pays)"
+)
 REAL = "a real difference"
 UNCLEAR = "no clear difference"
 NO_INTERVAL = "no interval (too few games)"
@@ -100,16 +110,19 @@ def compare(
     agents: tuple[str, ...] = DEFAULT_AGENTS,
     seed: int = 0,
     workers: int | None = None,
+    skill_games: int = SKILL_GAMES,
     progress: Progress | None = None,
 ) -> Comparison:
     """Compare rule sets `a` and `b` at `players` (None: each of 2–4, cycled over the games):
     play `games` games of each into `lake` unless it holds them, read both sides' figures from
-    the lake and measure their design. `progress(done, total)` follows the games as they are
-    played (or found stored), then as they are measured."""
+    the lake and measure their design, skill depth on `skill_games` games a rung of its ladder
+    (0: none). `progress(done, total)` follows the games as they are played (or found stored),
+    then as they are measured."""
     counts = PLAYER_COUNTS if players is None else (players,)
     level = table_level(agents)
     plans = [Plan(games, counts, agents, rules, side_seed(rules, seed)) for rules in (a, b)]
-    steps = Steps(progress, 4 * games)
+    skill = skill_games * len(SKILL_BUDGETS) * len(counts)
+    steps = Steps(progress, 4 * games + 2 * skill)
     simulated = 0
     for plan in plans:
         stored = simulate(lake, plan, workers or os.cpu_count() or 1, False, on_progress=steps.on)
@@ -119,10 +132,12 @@ def compare(
     sides = []
     for plan in plans:
         figures, seats = side_figures(con, plan.rules, level, players)
-        every = pl.concat([figures, measured_design(plan)]).with_row_index("order")
-        sides.append((every, seats))
+        design = measured_design(plan)
         steps.done += games
         steps.on(0)
+        depth = measured_skill(plan, skill_games, steps)
+        every = pl.concat([figures, design, depth]).with_row_index("order")
+        sides.append((every, seats))
     return Comparison(
         a=a,
         b=b,
@@ -254,27 +269,41 @@ def side_figures(
 def measured_design(plan: Plan) -> pl.DataFrame:
     """The design measures (data/design.py) of the plan's games, at each player count: the
     games replayed from their seeds, exactly as the lake holds them (the measures read each
-    position with the search's fitted leaf, which the lake does not keep); skill depth, which
-    needs games of the search at a ladder of budgets, is not among them."""
+    position with the search's fitted leaf, which the lake does not keep)."""
     games = plan_games(plan, 0, plan.games)
     parts = []
     for index, setup in enumerate(games.setups.distinct):
         rows = np.flatnonzero(games.setups.code == index)
         one_setup = Setups(np.zeros(len(rows), np.int64), [setup])
         measures = played_design_measures(replace(games[rows], setups=one_setup))
-        players = setup[0]
-        parts.append(
-            measures.select(
-                pl.lit(players, pl.Int64).alias("players"),
-                (DESIGN + pl.col("measure")).alias("figure"),
-                "value",
-                "low",
-                "high",
-                "games",
-                pl.col("measure").replace_strict(DESIGN_UNITS, default=SHARE).alias("unit"),
-            )
-        )
+        parts.append(_design_rows(measures, setup[0]))
     return pl.concat(parts)
+
+
+def measured_skill(plan: Plan, games: int, steps: Steps) -> pl.DataFrame:
+    """Skill depth (data/design.py) at each of the plan's player counts, on `games` games a
+    rung of SKILL_BUDGETS: the summary row only (its games, every rung's, pooled)."""
+    parts = [pl.DataFrame(schema=FIGURE_SCHEMA)]
+    for players in sorted(set(plan.players)) if games else ():
+        depth = skill_depth(
+            plan.rules, players, games, plan.seed, SKILL_BUDGETS, lambda done, _: steps.on(done)
+        )
+        parts.append(_design_rows(depth.filter(pl.col("measure") == "skill depth"), players))
+        steps.done += games * len(SKILL_BUDGETS)
+    return pl.concat(parts)
+
+
+def _design_rows(measures: pl.DataFrame, players: int) -> pl.DataFrame:
+    """Design measures (data/design.py's frame) as the comparison's figure rows."""
+    return measures.select(
+        pl.lit(players, pl.Int64).alias("players"),
+        (DESIGN + pl.col("measure")).alias("figure"),
+        "value",
+        "low",
+        "high",
+        "games",
+        pl.col("measure").replace_strict(DESIGN_UNITS, default=SHARE).alias("unit"),
+    )
 
 
 def _rows(

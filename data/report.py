@@ -16,6 +16,7 @@ from data.compare import (
     REAL,
     SHARE,
     SIDES,
+    SKILL_DEFINITION,
     VERDICT_RULE,
     Comparison,
     shipped_name,
@@ -124,8 +125,8 @@ def _games(comparison: Comparison) -> str:
         f"{comparison.seed} (each rule set plays on its own seed, so the two sides' games are "
         "independent), and every other simulated game of the same rule set and play level the "
         "lake held. The design measures read the comparison's own games, replayed from their "
-        "seeds, with the search's fitted leaf; skill depth, which needs games of the search at "
-        "a ladder of budgets, is not part of the comparison. Made "
+        "seeds, with the search's fitted leaf; skill depth plays games of its own, the search "
+        "against itself at half its budget (the games are under each figure). Made "
         f"{comparison.made:%Y-%m-%d %H:%M} UTC with engine {escape(comparison.engine_version)} "
         f"(agents version {comparison.agents_version}).</p>"
         f"<table><tr><th>players</th><th>games A</th><th>games B</th></tr>{rows}</table>"
@@ -178,7 +179,8 @@ def _figure_tables(comparison: Comparison) -> str:
 
 def _definitions() -> str:
     """What each figure is, the Balance page's then the design measures'."""
-    every = FIGURE_DEFINITIONS | {f"{DESIGN}{name}": text for name, text in DEFINITIONS.items()}
+    design = DEFINITIONS | {"skill depth": SKILL_DEFINITION}
+    every = FIGURE_DEFINITIONS | {f"{DESIGN}{name}": text for name, text in design.items()}
     items = "".join(
         f"<dt>{escape(name)}</dt><dd>{escape(text)}</dd>" for name, text in every.items()
     )

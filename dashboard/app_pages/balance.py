@@ -25,7 +25,7 @@ from dashboard.filters import GAME_FILTERS, STANDARD, STANDARD_LABEL, Filters, c
 from dashboard.lake_data import fetch_all, lake_folder, player_count_balance, player_ratings
 from dashboard.notices import ignored_filters, lake_has_games, nothing_matches, play_level
 from dashboard.text import plain
-from data.compare import DEFAULT_GAMES, compare
+from data.compare import DEFAULT_GAMES, SKILL_DEFINITION, SKILL_GAMES, compare
 from data.lake import Lake
 from data.report import report_html
 from engine.rules import DEFAULT_EDITION, RuleSet, rule_set, rules_hash
@@ -366,7 +366,15 @@ def comparison_report(choices: list[tuple[str, str]], filters: Filters) -> None:
         step=100,
         key="balance_report_games",
     )
-    request = (rules_hash(a), rules_hash(b), filters.players, games)
+    skill_games = st.number_input(
+        "Skill-depth games a rung",
+        min_value=0,
+        max_value=REPORT_MOST_GAMES,
+        value=SKILL_GAMES,
+        key="balance_report_skill_games",
+        help=SKILL_DEFINITION,
+    )
+    request = (rules_hash(a), rules_hash(b), filters.players, games, skill_games)
     allowed = writes_allowed()
     if not allowed:
         st.caption(REPORT_READ_ONLY)
@@ -383,7 +391,14 @@ def comparison_report(choices: list[tuple[str, str]], filters: Filters) -> None:
 
         lake = Lake(lake_folder())  # played here, in one process: no fork of the app's server
         comparison = compare(
-            a, b, lake, players=filters.players, games=games, workers=1, progress=progress
+            a,
+            b,
+            lake,
+            players=filters.players,
+            games=games,
+            workers=1,
+            skill_games=skill_games,
+            progress=progress,
         )
         bar.empty()
         st.session_state[REPORT] = (request, report_html(comparison))

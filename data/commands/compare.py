@@ -35,6 +35,8 @@ MAX_GAMES = 10**7
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
+    from data.compare import SKILL_BUDGETS, SKILL_GAMES
+
     parser.add_argument(
         "--rules",
         action="append",
@@ -62,6 +64,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--seed", type=whole_number, default=0, help="the same seed gives the same games"
     )
     parser.add_argument(
+        "--skill-games",
+        type=whole_number,
+        default=SKILL_GAMES,
+        help="games a rung of skill depth's ladder (the search at "
+        f"{'/'.join(map(str, SKILL_BUDGETS))} iterations a move against half that) at each "
+        f"player count (default {SKILL_GAMES}; 0: none)",
+    )
+    parser.add_argument(
         "--workers", default="auto", help="processes playing the games (default: all cores)"
     )
     parser.add_argument("--out", required=True, metavar="REPORT.html", help="the report to write")
@@ -81,13 +91,14 @@ def run(args: argparse.Namespace) -> int:
         raise BadInput("--rules: the two rule sets are the same: nothing to compare")
     if not 1 <= args.games <= MAX_GAMES:
         raise BadInput(f"--games: must be from 1 to {MAX_GAMES:,}, not {args.games}")
+    if not 0 <= args.skill_games <= MAX_GAMES:
+        raise BadInput(f"--skill-games: must be from 0 to {MAX_GAMES:,}, not {args.skill_games}")
     agents = tuple(name.strip() for name in args.agents.split(",") if name.strip())
     table_level(agents)
     workers = workers_count(args.workers)
     out = _writable_report(args.out)
     lake = open_lake_for_writing(args)
     bar = tqdm(
-        total=4 * args.games,
         desc="games played, then measured",
         unit="game",
         disable=not sys.stderr.isatty(),
@@ -102,7 +113,8 @@ def run(args: argparse.Namespace) -> int:
             agents=agents,
             seed=args.seed,
             workers=workers,
-            progress=lambda done, total: bar.update(done - bar.n),
+            skill_games=args.skill_games,
+            progress=lambda done, total: progress_to(bar, done, total),
         )
     _write_atomically(out, report_html(comparison, (args.rules[0], args.rules[1])))
     found = 2 * args.games - comparison.simulated
@@ -114,6 +126,12 @@ def run(args: argparse.Namespace) -> int:
     for line in verdict_lines(comparison):
         print(line)
     return EXIT_OK
+
+
+def progress_to(bar, done: int, total: int) -> None:
+    """Move the progress bar to `done` of `total` steps."""
+    bar.total = total
+    bar.update(done - bar.n)
 
 
 def _rules(text: str) -> RuleSet:

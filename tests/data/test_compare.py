@@ -13,6 +13,7 @@ from data.balance import balance_by_players
 from data.compare import (
     NO_INTERVAL,
     REAL,
+    SKILL_BUDGETS,
     UNCLEAR,
     Comparison,
     compare,
@@ -30,6 +31,7 @@ from engine.rules import PLAYER_COUNTS, RuleSet, rule_set, rules_from_text, rule
 from engine.stats import wilson_interval
 
 GAMES = 60  # per rule set, 20 at each of 2, 3 and 4 players
+SKILL_GAMES = 2  # a rung of skill depth's ladder, at each player count
 TRIPLE_MINE = 'name = "Triple mine"\nbase = "kingdoms-2011"\n[gold_mine]\nfactor = 3\n'
 
 
@@ -50,6 +52,7 @@ def compared(
         lake,
         games=GAMES,
         workers=1,
+        skill_games=SKILL_GAMES,
         progress=lambda done, total: heard.append((done, total)),
     )
     return lake, comparison, heard
@@ -129,10 +132,12 @@ def test_verdicts_follow_the_rule_and_shares_stay_in_range(compared) -> None:
 def test_a_rerun_simulates_nothing_new(compared, rule_sets) -> None:
     lake, first, heard = compared
     assert first.simulated == 2 * GAMES
-    assert heard[-1] == (4 * GAMES, 4 * GAMES)  # each side's games played, then measured
+    # each side's games played, then measured, then its skill-depth games at each player count
+    steps = 4 * GAMES + 2 * SKILL_GAMES * len(SKILL_BUDGETS) * len(PLAYER_COUNTS)
+    assert heard[-1] == (steps, steps)
     assert [done for done, _ in heard] == sorted(done for done, _ in heard)
     batches = lake.batches()
-    again = compare(*rule_sets, lake, games=GAMES, workers=1)
+    again = compare(*rule_sets, lake, games=GAMES, workers=1, skill_games=SKILL_GAMES)
     assert again.simulated == 0
     assert lake.batches() == batches
     assert again.figures.equals(first.figures)
@@ -222,3 +227,13 @@ def test_shipped_names_round_trip(name) -> None:
 def test_a_file_name_is_no_shipped_name(tmp_path: Path) -> None:
     assert shipped_rules(str(tmp_path / "mine.toml")) is None
     assert shipped_name(rules_from_text(TRIPLE_MINE)) is None
+
+
+def test_skill_depth_is_measured_on_games_of_its_own(compared) -> None:
+    _, comparison, _ = compared
+    depth = comparison.figures.filter(pl.col("figure") == "design: skill depth")
+    assert depth["players"].to_list() == list(PLAYER_COUNTS)
+    for row in depth.iter_rows(named=True):
+        assert row["games_a"] == row["games_b"] == SKILL_GAMES * len(SKILL_BUDGETS)
+        for side in ("a", "b"):
+            assert 0 <= row[f"low_{side}"] <= row[f"value_{side}"] <= row[f"high_{side}"] <= 1

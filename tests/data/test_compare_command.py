@@ -19,7 +19,7 @@ def test_compare_writes_the_report_and_a_rerun_reuses_the_games(
 ) -> None:
     lake, out = tmp_path / "lake", tmp_path / "report.html"
     arguments = ["compare", "--rules", "kingdoms-2011", "--rules", "kingdoms-2011+no-luck"]
-    arguments += ["--players", "3", "--games", "24", "--workers", "1"]
+    arguments += ["--players", "3", "--games", "24", "--skill-games", "1", "--workers", "1"]
     arguments += ["--lake", str(lake), "--out", str(out)]
     assert main(arguments) == 0
     said = capsys.readouterr()

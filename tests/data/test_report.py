@@ -56,7 +56,7 @@ def comparison(tmp_path_factory: pytest.TempPathFactory) -> tuple[Lake, Comparis
     lake = Lake(tmp_path_factory.mktemp("report"))
     lake.require_writable()
     a, b = rule_set("kingdoms-2011"), rules_from_text(SMALL_BOARD)
-    return lake, compare(a, b, lake, games=GAMES, workers=1)
+    return lake, compare(a, b, lake, games=GAMES, workers=1, skill_games=1)
 
 
 @pytest.fixture(scope="module")
