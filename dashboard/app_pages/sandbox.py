@@ -1,6 +1,6 @@
 """Sandbox: a designer's "what if". Start from a shipped rule set, change it in a form or as
 rule-set text (the two kept in step), each change checked by the engine's own reading of a
-rule-set file, and see what it changes in the base.
+rule-set file, see what it changes in the base, and compare the two over games kept in the lake.
 
 The form writes the whole text (the engine's canonical one); a text the engine reads puts its
 values in the form; a text it refuses keeps the form as it was and shows the refusal's
@@ -264,8 +264,9 @@ def run_comparison(base: RuleSet, rules: RuleSet) -> None:
         bar.empty()
         st.error(plain(refusal))
         return
-    bar.empty()
+    bar.progress(1.0, text="Writing the report…")
     st.session_state[COMPARED] = (request, comparison, report_html(comparison))
+    bar.empty()
 
 
 def comparison_settings() -> None:
