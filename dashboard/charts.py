@@ -18,7 +18,6 @@ from data.levels import SEAT_WITHIN
 # differences; gold per tile placement; ratings on the Elo scale.
 PRECISE_WITHIN = {"share": SEAT_WITHIN, "tile gold": 0.5, "rating": 50.0}
 GREY = "#c8c8c8"
-COLUMNS = "abcdef"
 CELL_SELECTION = "cell_pick"
 NO_GAMES = "no games"
 
@@ -150,9 +149,7 @@ def _drawn(board: pl.DataFrame, value_format: str, reach: float) -> pl.DataFrame
     signs = {1: " ▲", -1: " ▼", 0: ""}
     verdict = {1: "above the board's mean", -1: "below the board's mean", 0: "within its interval"}
     return board.with_columns(
-        column=pl.col("cell_column").replace_strict(
-            range(1, len(COLUMNS) + 1), list(COLUMNS), return_dtype=pl.String
-        ),
+        column=pl.col("cell").str.slice(0, 1),  # the cell's column letter
         value_label=pl.Series(
             [v + signs[s] for v, s in zip(values, board["side"], strict=True)], dtype=pl.String
         ),

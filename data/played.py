@@ -12,7 +12,9 @@ from itertools import chain
 import numpy as np
 import pyarrow as pa
 
+from engine.actions import action_codes
 from engine.kernel.batch import KernelGames
+from engine.kernel.batch import action_type as kernel_action_type
 from engine.rules import RuleSet, rule_set, rules_hash
 
 
@@ -29,19 +31,32 @@ class PlayedGame:
     seed: int | None = None
     tags: dict[str, str] = field(default_factory=dict)
     unseen_starts: Sequence[tuple[int, int]] = ()  # (epoch, seat): a `?` never placed
-    actions: bytes = field(init=False)  # the history as bytes (every action id is below 256)
+    actions: bytes = field(init=False)  # the history as bytes, `action_type(rules)` each
     game_id: int = field(init=False)
 
     def __post_init__(self, history: Sequence[int] | np.ndarray) -> None:
         # Worked out at once: every game is identified before it is stored.
-        self.actions = bytes(bytearray(history))  # twice as fast as bytes() of a list
+        self.actions = action_bytes(self.rules, history)
         self.game_id = game_id(self.rules, self.players, self.actions)
 
 
-def game_id(rules: RuleSet, players: int, history: Sequence[int]) -> int:
-    """A stable id: a hash of the rule set, the player count and every action."""
+def action_type(rules: RuleSet) -> type[np.unsignedinteger]:
+    """The type of the rules' action ids: a byte each on the shipped boards, else two."""
+    return kernel_action_type(action_codes(rules.cells).size)
+
+
+def action_bytes(rules: RuleSet, history: Sequence[int] | np.ndarray) -> bytes:
+    """A game's action ids as bytes, `action_type(rules)` each."""
+    if action_type(rules) == np.uint8:
+        return bytes(bytearray(history))  # twice as fast as bytes() of a list
+    return np.asarray(history, dtype=np.uint16).tobytes()
+
+
+def game_id(rules: RuleSet, players: int, history: Sequence[int] | bytes) -> int:
+    """A stable id: a hash of the rule set, the player count and every action (as
+    `action_bytes` gives them, or given so: a byte each on the shipped boards, as always)."""
     digest = _setup_hash(rules, players).copy()  # the setup is hashed once, not once a game
-    digest.update(bytes(history))
+    digest.update(history if isinstance(history, bytes) else action_bytes(rules, history))
     return int.from_bytes(digest.digest(), "big") >> 1
 
 
@@ -78,7 +93,7 @@ class PlayedGames:
     its seats `line_ups[line_up[g]]`; seeds, tags and unseen starts are the lake's columns."""
 
     setups: Setups
-    actions: np.ndarray  # uint8
+    actions: np.ndarray  # uint8, or uint16 where some rules' action ids need two bytes
     offsets: np.ndarray  # (G + 1,) int64
     ids: np.ndarray  # (G,) int64
     line_ups: list[LineUp]
@@ -105,10 +120,11 @@ class PlayedGames:
         tags = [g.tags for g in games]
         unseen = [[(e - 1) * g.players + s for e, s in g.unseen_starts] for g in games]
         code = [setups.setdefault((g.players, g.rules), len(setups)) for g in games]
+        histories = [np.frombuffer(g.actions, dtype=action_type(g.rules)) for g in games]
         return cls(
             Setups(np.array(code, dtype=np.int64), list(setups)),
-            np.frombuffer(b"".join(g.actions for g in games), dtype=np.uint8),
-            _offsets(len(g.actions) for g in games).astype(np.int64),
+            np.concatenate([np.zeros(0, np.uint8), *histories]),
+            _offsets(map(len, histories)).astype(np.int64),
             np.array([g.game_id for g in games], dtype=np.int64),
             line_ups,
             np.array(line_up, dtype=np.int64),
@@ -133,8 +149,8 @@ class PlayedGames:
         agents: Sequence[str],
     ) -> PlayedGames:
         """The games the kernel played from `seeds`, all with these rules and agents."""
-        count = len(seeds)
-        actions, ends = kernel.actions.tobytes(), kernel.offsets.tolist()
+        count, width = len(seeds), kernel.actions.itemsize
+        actions, ends = kernel.actions.tobytes(), (kernel.offsets * width).tolist()
         ids = [game_id(rules, players, actions[ends[g] : ends[g + 1]]) for g in range(count)]
         none = np.zeros(count + 1, dtype=np.int32)
         return cls(

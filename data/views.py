@@ -136,14 +136,15 @@ CREATE MACRO action_list(actions) AS
                                    || substr(hex(actions), 4 * i + 1, 2))::SMALLINT);
 
 CREATE VIEW rule_set_cells WITH (DEFER_BINDING) AS
-SELECT DISTINCT r.rules, b.cell, b.cell_row, b.cell_column, b.mirror_cell
+SELECT DISTINCT r.rules, b."rows", b."columns", b.cell, b.cell_row, b.cell_column, b.mirror_cell
 FROM rule_sets r JOIN board_cells b USING ("rows", "columns");
 
-CREATE MACRO lake_cells(rules_) AS TABLE
+CREATE MACRO lake_cells(rules_, rows_, columns_) AS TABLE
 SELECT DISTINCT cell, cell_row, cell_column, mirror_cell FROM rule_set_cells
-WHERE rules_ IS NULL OR rules = rules_;
+WHERE (rules_ IS NULL OR rules = rules_) AND (rows_ IS NULL OR "rows" = rows_)
+  AND (columns_ IS NULL OR "columns" = columns_);
 
-CREATE VIEW cells WITH (DEFER_BINDING) AS SELECT * FROM lake_cells(NULL);
+CREATE VIEW cells WITH (DEFER_BINDING) AS SELECT * FROM lake_cells(NULL, NULL, NULL);
 
 CREATE MACRO tile_split(choice_, epoch_, timing_, placed_by_, agent_) AS
     CASE coalesce(choice_, 'all')

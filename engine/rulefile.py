@@ -16,7 +16,6 @@ from importlib import resources
 from pathlib import Path
 
 from engine import pieces
-from engine.actions import action_codes
 
 PLAYER_COUNTS = tuple(range(2, pieces.MAX_SEATS + 1))
 SIDES = range(3, 9)  # rows and columns a board may have
@@ -25,7 +24,6 @@ MOST_COPIES = 64  # copies of one tile kind (the cells of the largest board)
 MOST_CASTLES = 10  # castles of one rank a player takes
 MOST_EPOCHS = 12
 MOST_GOLD = 10_000
-ACTION_ROOM = 256  # a game's actions are stored a byte each
 KEYS = (
     "name",
     "base",
@@ -241,16 +239,10 @@ class RuleFile:
         return parameters
 
     def check_playable(self, rows: int, columns: int, tiles: int, castles: dict) -> None:
-        """Refuse a board the engine cannot store, or one the tiles and each player count's
-        castles (`castles`: players -> castles a player takes) cannot fill."""
+        """Refuse a board that the tiles and each player count's castles (`castles`: players ->
+        castles a player takes) cannot fill."""
         where = next((k for k in ("rows", "columns", "tiles", "castles") if k in self.data), "base")
         cells = rows * columns
-        if action_codes(cells).size > ACTION_ROOM:
-            raise self.error(
-                (where,),
-                f"{rows} × {columns} cells are too many: a game's moves are "
-                f"stored a byte each, which leaves room for {ACTION_ROOM} actions",
-            )
         for players, each in sorted(castles.items()):
             pieces_there = tiles + players * each
             if pieces_there < cells:

@@ -25,8 +25,8 @@ from dashboard.lake_data import fetch, fetch_all
 from dashboard.notices import lake_has_games, nothing_matches, play_level
 from dashboard.text import plain
 from data.levels import LEVELS, RECORDED
-from data.schema import CELL_NAMES
 from engine import pieces
+from engine.geometry import geometry
 from engine.rules import DEFAULT_EDITION, DISPLAY_NAMES
 
 
@@ -135,7 +135,6 @@ COMPARE_BY = {
     "edition": "edition",
     "epoch": "epoch",
 }
-CELLS = list(CELL_NAMES)
 REPLAY = "app_pages/replay.py"
 COMPARED_SIZE = (372, 390)  # a board's width and height in pixels when two stand side by side
 
@@ -232,9 +231,29 @@ def example_columns(metric: CellMetric) -> list[str]:
     ]
 
 
-def show_examples(metric: CellMetric, filters: Filters) -> None:
+def kept_board(filters: Filters) -> tuple[int, int] | None:
+    """The rows and columns of the board the kept games are played on (None without games);
+    where they are played on boards of several sizes, a message asking for one rule set, and
+    the page stops there."""
+    boards = fetch("kept_boards", filters.params())
+    if boards.height > 1:
+        sizes = "; ".join(
+            f"{rows} × {columns}: {', '.join(names)} ({games:,} games)"
+            for rows, columns, names, games in boards.iter_rows()
+        )
+        st.warning(
+            f"The games the filters keep are played on boards of different sizes ({plain(sizes)}). "
+            "A heatmap draws one board: choose a rule set in the sidebar's **Rule set** filter."
+        )
+        st.stop()
+    return (boards["rows"][0], boards["columns"][0]) if boards.height else None
+
+
+def show_examples(metric: CellMetric, filters: Filters, board: tuple[int, int] | None) -> None:
     """The cell's example games for the metric; choosing a row opens its replay at that ply."""
-    cell = url_choice("Cell", "cell", CELLS, help="Click a board cell above, or choose it here.")
+    drawn = geometry(*board) if board else geometry()
+    cells = [drawn.cell_name(cell) for cell in range(drawn.cells)]
+    cell = url_choice("Cell", "cell", cells, help="Click a board cell above, or choose it here.")
     examples = fetch("cell_examples", filters.params(), **metric.examples, cell=cell, limit=25)
     kept = plain(filters.describe())
     if examples.is_empty():
@@ -279,6 +298,7 @@ st.caption(
 )
 
 if lake_has_games():
+    board_size = kept_board(filters)
     controls = st.columns([3, 2, 2, 2, 2])
     with controls[0]:
         metric_name = url_choice(
@@ -312,7 +332,9 @@ if lake_has_games():
             ("right", filters.with_value(dimension, right_value)),
         ]
 
-    params = {**metric.params, "pooled": pooled == "pooled"}
+    rows, columns = board_size or (None, None)
+    params = {**metric.params, "pooled": pooled == "pooled", "board_rows": rows}
+    params["board_columns"] = columns
     frames = fetch_all(*[(metric.query, {**f.params(), **params}) for _, f in sides])
     if "pooled" in frames[0].columns and pooled == "pooled":
         st.caption(POOLING)
@@ -366,4 +388,4 @@ if lake_has_games():
         st.session_state["heatmap_cell"] = clicked[0]
 
     st.subheader("Example games for a cell")
-    show_examples(metric, sides[0][1])
+    show_examples(metric, sides[0][1], board_size)

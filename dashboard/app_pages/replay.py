@@ -471,9 +471,8 @@ review = stored_review(opened.game_id, DEFAULT_BUDGET, DEFAULT_SEED)
 names = DISPLAY_NAMES[opened.edition]
 seated = plain(", ".join(f"{pieces.SEAT_LETTERS[s]} {n}" for s, n in enumerate(opened.names)))
 st.caption(
-    f"Game {opened.game_id} · {opened.source} · {opened.edition}"
-    + (f" ({opened.variant})" if opened.variant else "")
-    + f" · {seated} · {timeline.plies} moves"
+    f"Game {opened.game_id} · {opened.source} · {plain(timeline.game.rules.name)} "
+    f"({timeline.geometry.rows} × {timeline.geometry.columns}) · {seated} · {timeline.plies} moves"
 )
 specs = chart_specs(lake_version(), opened.game_id, opened)
 step_controls(timeline, ply)

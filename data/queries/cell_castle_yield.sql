@@ -2,7 +2,7 @@
 -- wizard bonus included), or per rank unit (÷ effective rank) when $per_rank_unit is true; with
 -- $pooled (the default) each cell shows its mirror class (the cell and its left-right and
 -- top-bottom mirror images together). Filters (NULL = all): $edition $variant $players $level
--- $source $date_from $date_to $agent $player $epoch $rank. One row per cell (30): the value, the
+-- $source $date_from $date_to $agent $player $epoch $rank. One row per board cell: the value, the
 -- castles and games behind it, a 95% interval with the game as the unit (a ratio of sums over
 -- games, docs/metrics.md), and the whole board's value, castles and games.
 WITH chosen AS (
@@ -39,7 +39,7 @@ SELECT cells.cell, cells.cell_row, cells.cell_column,
            AS ci_high,
        b.total / b.observations AS board_value, coalesce(b.observations, 0) AS board_observations,
        coalesce(b.games, 0) AS board_games, coalesce($pooled, true) AS pooled
-FROM lake_cells($rules) cells
+FROM lake_cells($rules, $board_rows, $board_columns) cells
 LEFT JOIN board b ON true
 LEFT JOIN sums s ON s.cell_scope <> 'board'
     AND s.cell = CASE WHEN coalesce($pooled, true) THEN cells.mirror_cell ELSE cells.cell END

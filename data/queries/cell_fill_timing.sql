@@ -1,7 +1,7 @@
 -- Fill timing per cell: mean turn of the epoch at which the cell was filled, as a fraction
 -- of the epoch's turns (0 = first turn, 1 = last). Filters (NULL = all): $edition $variant
 -- $players $level $source $date_from $date_to $agent $player $epoch ($agent/$player: who filled
--- it). One row per cell (30): the value, the pieces and games behind it, a 95% interval with the
+-- it). One row per board cell: the value, the pieces and games behind it, a 95% interval with the
 -- game as the unit (a ratio of sums over games, docs/metrics.md) kept within [0, 1], and the
 -- whole board's value and pieces, and the games the filters keep (those the agent or player
 -- sat in when one is chosen).
@@ -31,7 +31,8 @@ cell_means AS (
            s.total, s.total / s.observations AS mean,
            ratio_half_width(s.games, s.total, s.observations, s.total_sq, s.total_n, s.n_sq)
                AS half
-    FROM lake_cells($rules) cells LEFT JOIN sums s USING (cell)
+    FROM lake_cells($rules, $board_rows, $board_columns) cells
+    LEFT JOIN sums s USING (cell)
 )
 SELECT cell, cell_row, cell_column, mean AS value, coalesce(observations, 0) AS observations,
        coalesce(games, 0) AS games,

@@ -2,7 +2,7 @@
 -- end (a piece kind of the `pieces` view: 'castle', 'resource', 'hazard' or a special tile's
 -- token; NULL = any piece). Filters (NULL = all): $edition $variant $players $level $source
 -- $date_from $date_to $epoch; $agent/$player select whose pieces count, in the games they sat
--- in. One row per cell (30): the share, the epochs and games behind it, and a 95% interval with
+-- in. One row per board cell: the share, the epochs and games behind it, and a 95% interval with
 -- the game as the unit: a Wilson interval over the effective number of epochs, p(1 − p) over
 -- the squared standard error of the ratio taken per game (an epoch's cells share its game), at
 -- most the epochs themselves, so that it stays within [0, 1] (docs/metrics.md); and the whole
@@ -34,7 +34,8 @@ shares AS (
            coalesce(h.hits, 0) / nullif(e.epochs, 0) AS share,
            ratio_half_width(e.games, coalesce(h.hits, 0), e.epochs, coalesce(h.hits_sq, 0),
                             coalesce(h.hits_epochs, 0), e.epochs_sq) / z95() AS share_error
-    FROM lake_cells($rules) cells CROSS JOIN epochs e LEFT JOIN hits h USING (cell)
+    FROM lake_cells($rules, $board_rows, $board_columns) cells
+    CROSS JOIN epochs e LEFT JOIN hits h USING (cell)
 ),
 effective AS (  -- no interval from a single game
     SELECT *, CASE WHEN games < 2 THEN NULL

@@ -39,7 +39,7 @@ SELECT cells.cell, cells.cell_row, cells.cell_column,
            AS ci_high,
        b.total / b.observations AS board_value, coalesce(b.observations, 0) AS board_observations,
        coalesce(b.games, 0) AS board_games, coalesce($pooled, true) AS pooled
-FROM lake_cells($rules) cells
+FROM lake_cells($rules, $board_rows, $board_columns) cells
 LEFT JOIN board b ON true
 LEFT JOIN sums s ON s.cell_scope <> 'board'
     AND s.cell = CASE WHEN coalesce($pooled, true) THEN cells.mirror_cell ELSE cells.cell END

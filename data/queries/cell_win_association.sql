@@ -36,7 +36,7 @@ SELECT cells.cell, cells.cell_row, cells.cell_column,
        m.mean AS mean_win_share, b.total / b.observations AS baseline,
        0.0 AS board_value, coalesce(b.observations, 0) AS board_observations,
        coalesce(b.games, 0) AS board_games, coalesce($pooled, true) AS pooled
-FROM lake_cells($rules) cells
+FROM lake_cells($rules, $board_rows, $board_columns) cells
 LEFT JOIN board b ON true
 LEFT JOIN cell_means m
     ON m.cell = CASE WHEN coalesce($pooled, true) THEN cells.mirror_cell ELSE cells.cell END

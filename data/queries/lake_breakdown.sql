@@ -1,7 +1,7 @@
 -- Games and seats of the filtered games, by source, edition, variant, player count, play level
 -- and agent ('person' for people); a game counts when one of its seats is of $agent and $player.
--- $edition $variant $players $level $source $date_from $date_to $rules $agent $player: the dashboard
--- filters.
+-- $edition $variant $players $level $source $date_from $date_to $rules $agent $player: the
+-- dashboard filters.
 -- Read from the per-batch aggregates, which list each game's agents; they cannot tell which
 -- games seat a player, so a $player filter reads the seats instead.
 WITH kept_games AS MATERIALIZED (

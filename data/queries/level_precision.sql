@@ -37,7 +37,8 @@ WITH seat_sums AS (
            median(coalesce(ratio_half_width(s.games, s.gold, s.castles, s.gold_sq,
                                             s.gold_castles, s.castles_sq), 'inf'::DOUBLE))
                AS cell_half_width
-    FROM (SELECT DISTINCT level FROM seat_widths) l CROSS JOIN lake_cells($rules) c
+    FROM (SELECT DISTINCT level FROM seat_widths) l
+    CROSS JOIN lake_cells($rules, $board_rows, $board_columns) c
     LEFT JOIN cell_sums s ON s.level = l.level AND s.cell = c.cell
     GROUP BY l.level
 )

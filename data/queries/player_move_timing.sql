@@ -1,7 +1,7 @@
 -- When in its epoch each move of a named player, $player, came, in their recorded games: the
--- game's board's cells filled before it in that epoch (by every seat) and the third of the board that
--- makes (1: under a third filled, 2: under two thirds, 3: the rest). One row a move of a seat
--- the player held, by game and ply.
+-- cells of the game's board filled before it in that epoch (by every seat) and the third of the
+-- board that makes (1: under a third filled, 2: under two thirds, 3: the rest). One row a move
+-- of a seat the player held, by game and ply.
 WITH board AS (  -- each rule set's cells
     SELECT rules, count(*) AS cells FROM rule_set_cells GROUP BY rules
 ),

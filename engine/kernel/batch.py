@@ -23,7 +23,7 @@ SEATS = pieces.MAX_SEATS
 class KernelGames:
     """Games played from seeds: game g's actions are actions[offsets[g]:offsets[g+1]]."""
 
-    actions: np.ndarray  # uint8: every action id and chance outcome is below 256
+    actions: np.ndarray  # action ids and chance outcomes: uint8 below 256 of them, else uint16
     offsets: np.ndarray  # (G + 1,)
     gains: np.ndarray  # (G, MAX_EPOCHS, SEATS) gold gained per epoch, zeros after the last
     epochs: np.ndarray  # (G,) epochs played
@@ -34,6 +34,12 @@ class KernelGames:
     def epoch_gains(self, game: int, players: int) -> list[list[int]]:
         """The gains as engine.State keeps them: per epoch played, per seat."""
         return self.gains[game, : self.epochs[game], :players].tolist()
+
+
+def action_type(action_count: int) -> type[np.unsignedinteger]:
+    """The array type a game's actions take: a byte each while every id fits one (the shipped
+    boards), else two."""
+    return np.uint8 if action_count <= 256 else np.uint16
 
 
 def _longest_game(rules: np.ndarray) -> int:
@@ -59,13 +65,11 @@ def policy_games(
     if unknown:
         raise ValueError(f"no compiled policy '{unknown[0]}' (choose from {', '.join(POLICIES)})")
     tables = kernel_rules(players, rules)
-    if play.action_count(tables) > 256:
-        raise ValueError("action ids of this board do not fit in a byte")
     seeds = np.asarray(seeds, dtype=object)
     if len(seeds) and (min(seeds) < 0 or max(seeds) >= 2**64):
         raise ValueError("seeds must be between 0 and 2**64 - 1")
     count, longest = len(seeds), _longest_game(tables)
-    actions = np.zeros(count * longest, dtype=np.uint8)
+    actions = np.zeros(count * longest, dtype=action_type(play.action_count(tables)))
     offsets = np.zeros(count + 1, dtype=np.int64)
     gains = np.zeros((count, int(tables[MAX_EPOCHS]) * SEATS), dtype=np.int64)
     epochs = np.zeros(count, dtype=np.int64)

@@ -128,7 +128,7 @@ def replay_games(
     actions: np.ndarray,
     offsets: np.ndarray,
 ) -> Replayed:
-    """Replay game g's actions (`actions[offsets[g]:offsets[g + 1]]`, uint8) under
+    """Replay game g's actions (`actions[offsets[g]:offsets[g + 1]]`, uint8 or uint16) under
     `setups[setup[g]]` (players, rules); ReplayError for a list the rules refuse."""
     tables = [kernel_rules(players, rules) for players, rules in setups]
     epochs = max((int(t[MAX_EPOCHS]) for t in tables), default=0)
@@ -149,7 +149,9 @@ def replay_games(
         np.full(4, -1, dtype=np.int64),
     )
     setup = np.asarray(setup, dtype=np.int64)
-    actions = np.asarray(actions, dtype=np.uint8)
+    actions = np.asarray(actions)
+    if actions.dtype not in (np.uint8, np.uint16):
+        actions = actions.astype(np.uint16)
     offsets = np.asarray(offsets, dtype=np.int64)
     turns = _replay(rules_rows, states, setup, actions, offsets, KIND_CODES, out) if count else 0
     if out.refused[0] >= 0:

@@ -177,7 +177,7 @@ def test_a_text_error_points_at_its_origin() -> None:
             "2:1",
             "rows: the tiles and the castles of 2 players (25 pieces) cannot fill the 6 × 6 board",
         ),
-        ('base = "kingdoms-2011"\nrows = 7\n', "2:1", "rows: 7 × 6 cells are too many"),
+        ('base = "kingdoms-2011"\nrows = 9\n', "2:1", "rows: 9 is not a whole number from 3 to 8"),
         ('base = "kingdoms-2011"\n[gold_mine]\nfactor = 11\n', "3:1", "11 is not a whole number"),
         ('base = "kingdoms-2011"\n[gold_mine]\nfacter = 3\n', "3:1", "gold_mine.facter: unknown"),
         ('base = "kingdoms-2011"\nlater_first = "poorest"\n', "2:1", "'poorest' is not one of"),
