@@ -22,12 +22,10 @@ from data.levels import (
     default_level,
     precisions,
 )
-from engine.rules import RuleSet
 
 ALL = "All"
 STANDARD = "standard"  # the variant filter's value for games without a variant
 STANDARD_LABEL = "standard rules (no variant)"
-EPOCHS = tuple(str(epoch) for epoch in range(1, RuleSet().epochs + 1))
 # The filters a whole-game figure follows; the others describe seats or boards.
 GAME_FILTERS = frozenset(
     {"edition", "variant", "players", "level", "source", "date_from", "date_to", "rules"}
@@ -149,6 +147,11 @@ def _rule_set(rule_sets: pl.DataFrame) -> str | None:
         "The rules the games followed: a shipped edition and variants, or a rule-set file.",
         lambda value: names.get(value, value),
     )
+
+
+def epochs(choice_frame: pl.DataFrame) -> list[str]:
+    """The epochs the lake's games played (a rule set may play more than three), in order."""
+    return sorted(options(choice_frame, "epoch"), key=int)
 
 
 def _select(
@@ -291,7 +294,9 @@ def sidebar_filters() -> Filters:
         "player": _select(
             "Player name", "player", options(choice_frame, "player"), "Seats of this player."
         ),
-        "epoch": _select("Epoch", "epoch", list(EPOCHS), "Board metrics of one epoch only."),
+        "epoch": _select(
+            "Epoch", "epoch", epochs(choice_frame), "Board metrics of one epoch only."
+        ),
     }
     date_from, date_to = _dates(choice_frame)
     level = _level(level_slot, picked, (date_from, date_to))

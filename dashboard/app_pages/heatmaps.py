@@ -20,7 +20,7 @@ from dashboard.charts import (
     vega_lite_spec,
 )
 from dashboard.exports import csv_download
-from dashboard.filters import ALL, EPOCHS, Filters, choices, options
+from dashboard.filters import ALL, Filters, choices, epochs, options
 from dashboard.lake_data import fetch, fetch_all
 from dashboard.notices import lake_has_games, nothing_matches, play_level
 from dashboard.text import plain
@@ -319,7 +319,7 @@ if lake_has_games():
 
     sides: list[tuple[str, Filters]] = [("left", filters)]
     if dimension:
-        values = list(EPOCHS) if dimension == "epoch" else options(choices(), dimension)
+        values = epochs(choices()) if dimension == "epoch" else options(choices(), dimension)
         if dimension == "level":  # strongest first
             values = [level for level in (*reversed(LEVELS), RECORDED) if level in values]
         values = values or [ALL]

@@ -1,7 +1,7 @@
 -- The values each dashboard filter can take, over the whole lake, from the per-batch aggregates:
 -- editions, variants, player counts and sources with their games, agents with the games that
--- seat them, play levels with their games, player names with the seats they took, and the first
--- and last day played.
+-- seat them, play levels with their games, player names with the seats they took, the epochs
+-- the games played with their games, and the first and last day played.
 WITH lake_games AS MATERIALIZED (
     SELECT edition, variant, players, level, source, agents, created, n FROM agg_games
 )
@@ -21,6 +21,9 @@ FROM lake_games, unnest(string_split(agents, ', ')) AS seated(agent)
 WHERE agent <> 'people' GROUP BY ALL
 UNION ALL
 SELECT 'player', player, CAST(sum(n) AS BIGINT) FROM agg_seats WHERE player IS NOT NULL GROUP BY ALL
+UNION ALL
+SELECT 'epoch', CAST(epoch AS VARCHAR), CAST(sum(games) AS BIGINT) FROM agg_epochs
+WHERE all_seats AND NOT all_epochs GROUP BY ALL
 UNION ALL
 SELECT 'first_date', strftime(min(created), '%Y-%m-%d'), CAST(sum(n) AS BIGINT) FROM lake_games
 HAVING count(*) > 0

@@ -12,13 +12,14 @@ from engine.rules import rule_set, rules_from_text, rules_hash
 from tests.dashboard.conftest import open_page
 
 SIX_BY_SIX = rules_from_text(
-    'name = "Six by six"\nbase = "kingdoms-2011"\nrows = 6\ncolumns = 6\n[tiles]\nGM = 0\n'
+    'name = "Six by six"\nbase = "kingdoms-2011"\nrows = 6\ncolumns = 6\nepochs = 4\n'
+    "[tiles]\nGM = 0\n"
 )
 
 
 @pytest.fixture(scope="module")
 def two_rule_sets(tmp_path_factory: pytest.TempPathFactory) -> Lake:
-    """8 games of the six-by-six rule set and 20 of the 2011 edition."""
+    """8 games of the six-by-six rule set (four epochs) and 20 of the 2011 edition."""
     lake = Lake(tmp_path_factory.mktemp("two_rule_sets"))
     simulate(lake, Plan(8, rules=SIX_BY_SIX, seed=3), progress=False)
     simulate(lake, Plan(20, rules=rule_set(), seed=4), progress=False)
@@ -51,6 +52,15 @@ def test_the_rule_set_filter_lists_the_rule_sets_and_keeps_the_choice_in_the_url
     again = open_page(monkeypatch, two_rule_sets, "app_pages/overview.py", rules=shipped)
     assert again.selectbox(key="filter_rules").value == shipped
     assert _matching(again).startswith("20")
+
+
+def test_the_epoch_filter_lists_every_epoch_the_games_played(
+    monkeypatch: pytest.MonkeyPatch, two_rule_sets: Lake
+) -> None:
+    app = open_page(monkeypatch, two_rule_sets, "app_pages/overview.py", epoch="4")
+    assert not app.exception
+    assert app.selectbox(key="filter_epoch").options == ["All", "1", "2", "3", "4"]
+    assert app.selectbox(key="filter_epoch").value == "4"
 
 
 def test_a_lake_of_one_rule_set_has_no_rule_set_filter(
