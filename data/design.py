@@ -12,7 +12,7 @@ from collections.abc import Callable, Sequence
 import numpy as np
 import polars as pl
 
-from data.played import PlayedGames
+from data.played import PlayedGames, action_type
 from engine.agents import play_game
 from engine.agents.strong import StrongAgent
 from engine.design import CLEAR_GOLD, SENSIBLE_GOLD, trace_games
@@ -61,11 +61,29 @@ SKILL_SUMMARY = (
 
 def design_measures(rules: RuleSet, players: int, actions: Sequence[bytes]) -> pl.DataFrame:
     """The measures of finished games played under `rules` by `players`, each game's action
-    list as bytes (the lake's `actions` column); ReplayError for a list the rules refuse."""
-    offsets = np.r_[0, np.cumsum([len(game) for game in actions])].astype(np.int64)
-    packed = np.frombuffer(b"".join(actions), dtype=np.uint8)
-    traces = trace_games(players, rules, packed, offsets)
-    games = [traces.game(g) for g in range(len(actions))]
+    list as bytes (the lake's `actions` column, `action_type(rules)` each); ReplayError for a
+    list the rules refuse."""
+    lists = [np.frombuffer(game, dtype=action_type(rules)) for game in actions]
+    offsets = np.r_[0, np.cumsum([len(game) for game in lists])].astype(np.int64)
+    packed = np.concatenate([np.zeros(0, action_type(rules)), *lists])
+    return _measures(rules, players, packed, offsets)
+
+
+def played_design_measures(games: PlayedGames) -> pl.DataFrame:
+    """`design_measures` of a batch of games of one setup (player count and rules)."""
+    if len(games.setups.distinct) != 1:
+        raise ValueError("design measures take games of one player count and rule set")
+    players, rules = games.setups.distinct[0]
+    return _measures(rules, players, games.actions, games.offsets)
+
+
+def _measures(
+    rules: RuleSet, players: int, actions: np.ndarray, offsets: np.ndarray
+) -> pl.DataFrame:
+    """The measures of game g's actions `actions[offsets[g]:offsets[g + 1]]`."""
+    traces = trace_games(players, rules, actions, offsets)
+    count = len(offsets) - 1
+    games = [traces.game(g) for g in range(count)]
     won = [points for points in games if winner(points) is not None]
     drama_per_game = [drama(points) for points in won]
     results = np.array([points[-1] for points in games]).reshape(len(games), players)
@@ -81,17 +99,6 @@ def design_measures(rules: RuleSet, players: int, actions: Sequence[bytes]) -> p
         _share_row("luck share", luck, luck + spread.sum(axis=1), len(games) * players),
     ]
     return pl.DataFrame(rows, schema=SCHEMA, orient="row")
-
-
-def played_design_measures(games: PlayedGames) -> pl.DataFrame:
-    """`design_measures` of a batch of games of one setup (player count and rules)."""
-    if len(games.setups.distinct) != 1:
-        raise ValueError("design measures take games of one player count and rule set")
-    players, rules = games.setups.distinct[0]
-    actions = games.actions.tobytes()
-    ends = games.offsets.tolist()
-    lists = [actions[start:end] for start, end in zip(ends[:-1], ends[1:], strict=True)]
-    return design_measures(rules, players, lists)
 
 
 def winner(points: np.ndarray) -> int | None:

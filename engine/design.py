@@ -41,11 +41,12 @@ class Traces:
 
 
 def trace_games(players: int, rules: RuleSet, actions: np.ndarray, offsets: np.ndarray) -> Traces:
-    """Replay game g's actions (`actions[offsets[g]:offsets[g + 1]]`, uint8) under the rules
-    and read it (engine/kernel/trace.py); ReplayError for a list the rules refuse."""
+    """Replay game g's actions (`actions[offsets[g]:offsets[g + 1]]`, uint8, or uint16 where
+    the rules have more action ids) and read it (engine/kernel/trace.py); ReplayError for a
+    list the rules refuse."""
     tables = kernel_rules(players, rules)
     count = len(offsets) - 1
-    actions = np.ascontiguousarray(actions, dtype=np.uint8)
+    actions = np.ascontiguousarray(actions)
     offsets = np.asarray(offsets, dtype=np.int64)
     out = trace.Traced(
         np.zeros((len(actions) + count, players), dtype=np.float64),

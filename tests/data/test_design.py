@@ -18,7 +18,7 @@ from data.design import (
 )
 from data.played import PlayedGames
 from engine.kernel.batch import policy_games
-from engine.rules import RuleSet, rule_set
+from engine.rules import RuleSet, rule_set, rules_from_text
 
 # 2 players, 4 turns. Seat 0 wins; the most seat 1 ever reached is 0.70 (point 2), and seat 0
 # is above that from point 3 to the end: 3 of the 4 turns were played before, decisiveness
@@ -100,8 +100,15 @@ def test_luck_is_a_share_of_the_result_only_where_tiles_are_drawn(measures):
     assert measures["standard"]["luck share"]["low"] > measures["no-luck"]["luck share"]["high"]
 
 
-def test_a_batch_of_played_games_gives_the_same_measures():
-    rules = RuleSet()
+# 64 cells: 418 action ids, so its games' actions are kept two bytes each
+LARGE_BOARD = (
+    'base = "kingdoms-2011"\nrows = 8\ncolumns = 8\n'
+    '[tiles]\n"+1" = 6\n"+2" = 6\n"+3" = 6\n"+4" = 6\n"+5" = 6\n"+6" = 6\n'
+)
+
+
+@pytest.mark.parametrize("rules", [RuleSet(), rules_from_text(LARGE_BOARD)], ids=["5 x 6", "8 x 8"])
+def test_a_batch_of_played_games_gives_the_same_measures(rules):
     kernel = policy_games(3, rules, range(10), ("heuristic",) * 3)
     played = PlayedGames.played(3, rules, kernel, np.arange(10), ("heuristic",) * 3)
     actions = [kernel.history(g).tobytes() for g in range(10)]
