@@ -35,6 +35,8 @@ from data.compare import (
     DIFFERENCE_INTERVAL,
     REAL,
     SHARE,
+    SKILL_DEFINITION,
+    SKILL_GAMES,
     VERDICT_RULE,
     Comparison,
     compare,
@@ -205,16 +207,18 @@ def changes_from_base(base: RuleSet, rules: RuleSet) -> None:
 
 
 def comparison_request(base: RuleSet, rules: RuleSet) -> tuple[object, ...]:
-    """What a comparison is of: both rule sets (by hash), the player count, games and agents."""
+    """What a comparison is of: both rule sets (by hash), the player count, games, agents and
+    skill depth's games a rung."""
     players = st.session_state.get("sandbox_players", DEFAULT_PLAYERS)
     games = st.session_state.get("sandbox_games", DEFAULT_GAMES)
     agents = tuple(st.session_state.get("sandbox_agents", DEFAULT_AGENTS))
-    return rules_hash(base), rules_hash(rules), players, games, agents
+    skill_games = st.session_state.get("sandbox_skill_games", SKILL_GAMES)
+    return rules_hash(base), rules_hash(rules), players, games, agents, skill_games
 
 
 def compare_command(base: RuleSet, rules: RuleSet) -> str:
     """The command line that makes this comparison where the lake is kept."""
-    _, _, players, games, agents = comparison_request(base, rules)
+    _, _, players, games, agents, skill_games = comparison_request(base, rules)
     return shlex.join(
         [
             "kingdoms",
@@ -229,6 +233,8 @@ def compare_command(base: RuleSet, rules: RuleSet) -> str:
             str(games),
             "--agents",
             ",".join(agents),
+            "--skill-games",
+            str(skill_games),
             "--out",
             "report.html",
         ]
@@ -239,7 +245,7 @@ def run_comparison(base: RuleSet, rules: RuleSet) -> None:
     """Play the games the lake lacks, with a progress bar, and keep the comparison and its
     report for the page to show."""
     request = comparison_request(base, rules)
-    _, _, players, games, agents = request
+    _, _, players, games, agents, skill_games = request
     bar = st.progress(0.0, text="Starting…")
 
     def progress(done: int, total: int) -> None:
@@ -258,6 +264,7 @@ def run_comparison(base: RuleSet, rules: RuleSet) -> None:
             games=games,
             agents=agents,
             workers=1,  # in this process: a pool forked from the server's threads may crash
+            skill_games=skill_games,
             progress=progress,
         )
     except (PlanError, LakeError) as refusal:
@@ -270,7 +277,7 @@ def run_comparison(base: RuleSet, rules: RuleSet) -> None:
 
 
 def comparison_settings() -> None:
-    players, games, agents = st.columns([2, 2, 3])
+    players, games, agents, skill = st.columns([2, 2, 3, 2])
     players.segmented_control(
         "Players", PLAYER_COUNTS, default=DEFAULT_PLAYERS, key="sandbox_players", required=True
     )
@@ -290,6 +297,14 @@ def comparison_settings() -> None:
         key="sandbox_agents",
         help="The heuristic is the fastest agent that plays well; `strong` is a search, about "
         "20 ms a move.",
+    )
+    skill.number_input(
+        "Skill-depth games a rung",
+        min_value=0,
+        max_value=MOST_GAMES,
+        value=SKILL_GAMES,
+        key="sandbox_skill_games",
+        help=f"Skill depth: {SKILL_DEFINITION}. 0: none.",
     )
 
 

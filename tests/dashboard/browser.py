@@ -138,10 +138,11 @@ def clipped_labels(page: Page, selector: str) -> list[str]:
 
 
 def compare_in_sandbox(page: Page, games: int, timeout_ms: float = 300_000) -> None:
-    """On the Sandbox page: make the gold mine triple, ask for `games` games a rule set, compare
-    with the base, and wait until the comparison is drawn."""
+    """On the Sandbox page: make the gold mine triple, ask for `games` games a rule set (and one
+    skill-depth game a rung), compare with the base, and wait until the comparison is drawn."""
     page.get_by_text("The engine reads").wait_for(timeout=timeout_ms)
-    for label, value in (("Gold mine ×", "3"), ("Games per rule set", str(games))):
+    asked = (("Gold mine ×", "3"), ("Games per rule set", str(games)))
+    for label, value in (*asked, ("Skill-depth games a rung", "1")):
         box = page.get_by_label(label, exact=True)
         box.fill(value)
         box.press("Enter")

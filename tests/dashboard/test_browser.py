@@ -330,6 +330,7 @@ def test_sandbox_checks_an_edit_and_compares_with_the_base(lake, tmp_path):
             timeout=STEP_MS
         )
         text = page.get_by_label("As rule-set text (TOML)", exact=True)
+        expect(text).to_have_value(re.compile("GM = 1"), timeout=STEP_MS)
         text.fill(text.input_value().replace("GM = 1", "GM = -1"))
         text.press("Control+Enter")
         refusal = re.compile(r"rules\.toml:\d+:1: tiles\.GM: -1 is not a whole number")

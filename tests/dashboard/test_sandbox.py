@@ -150,6 +150,7 @@ def compare_small(app: AppTest) -> AppTest:
     app.button_group(key="sandbox_players").set_value(2).run()
     app.number_input(key="sandbox_games").set_value(12).run()
     app.multiselect(key="sandbox_agents").set_value(["random"]).run()
+    app.number_input(key="sandbox_skill_games").set_value(1).run()
     return app.button(key="sandbox_compare").click().run()
 
 
@@ -158,7 +159,9 @@ def test_comparing_shows_each_figures_difference_and_verdict_and_offers_the_repo
     app = compare_small(app)
     assert not app.exception and not app.error
     edited = rules_from_text(text_of(app))
-    again = compare(rule_set(), edited, lake, players=2, games=12, agents=("random",))
+    again = compare(
+        rule_set(), edited, lake, players=2, games=12, agents=("random",), skill_games=1
+    )
     assert again.simulated == 0, "the page's games were kept in the lake"
     expected = again.figures
     table = app.dataframe[-1].value
@@ -217,7 +220,9 @@ def test_a_read_only_dashboard_does_not_compare_and_says_how_to(monkeypatch, lak
 
 def test_the_chart_marks_as_differing_exactly_the_figures_judged_real(lake):
     edited = rules_from_text(rule_text(rule_set()).replace("factor = 2", "factor = 5"))
-    figures = compare(rule_set(), edited, lake, players=3, games=30, agents=("random",)).figures
+    figures = compare(
+        rule_set(), edited, lake, players=3, games=30, agents=("random",), skill_games=1
+    ).figures
     spec = difference_chart(figures, "differences", "caption")
     drawn = {row["figure"]: row["verdict"] for row in next(iter(spec["datasets"].values()))}
     judged = {
