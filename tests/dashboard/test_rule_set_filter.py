@@ -71,3 +71,30 @@ def test_a_lake_of_one_rule_set_has_no_rule_set_filter(
     app = open_page(monkeypatch, lake, "app_pages/overview.py")
     assert not app.exception
     assert "filter_rules" not in [select.key for select in app.selectbox]
+
+
+# Every page of the app, and what it shows of the six-by-six rule set's games once chosen.
+PAGES = (
+    "overview",
+    "heatmaps",
+    "tile_impact",
+    "balance",
+    "sandbox",
+    "replay",
+    "player",
+    "practice",
+    "record",
+    "sql_console",
+)
+
+
+@pytest.mark.parametrize("page", PAGES)
+def test_every_page_renders_a_rule_set_of_its_own_board_and_epochs(
+    monkeypatch: pytest.MonkeyPatch, two_rule_sets: Lake, page: str
+) -> None:
+    app = open_page(
+        monkeypatch, two_rule_sets, f"app_pages/{page}.py", rules=rules_hash(SIX_BY_SIX)
+    )
+    assert not app.exception
+    assert not app.error
+    assert app.session_state["filters"].rules == rules_hash(SIX_BY_SIX)
