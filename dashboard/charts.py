@@ -138,6 +138,7 @@ def board_difference(left: pl.DataFrame, right: pl.DataFrame) -> pl.DataFrame:
 
 
 NEUTRAL = "#f1f0ec"
+CELL_PX = 80  # a board cell's side in the heatmaps
 
 
 def _drawn(board: pl.DataFrame, value_format: str, reach: float) -> pl.DataFrame:
@@ -217,7 +218,8 @@ def _board_shape(title: str, value_title: str) -> alt.LayerChart:
         text="games_label:N", color=alt.value("#333333")
     )
     board = alt.layer(cells, shades, values, counts, games).resolve_scale(color="independent")
-    return board.properties(title=title, width=480, height=400)
+    # a cell 80 px square whatever the board's size (5 × 6: 480 × 400)
+    return board.properties(title=title, width=alt.Step(CELL_PX), height=alt.Step(CELL_PX))
 
 
 def interval_chart(

@@ -78,7 +78,7 @@ class Filters:
             f"epoch {self.epoch}" if self.epoch else None,
             f"stored from {self.date_from}" if self.date_from else None,
             f"stored to {self.date_to}" if self.date_to else None,
-            f"rule set {self.rules}" if self.rules else None,
+            rule_set_label(self.rules) if self.rules else None,
         ]
         return " · ".join(p for p in parts if p)
 
@@ -90,7 +90,7 @@ class Filters:
             "agent": f"agent {self.agent}",
             "player": f"player {self.player}",
             "epoch": f"epoch {self.epoch}",
-            "rules": f"rule set {self.rules}",
+            "rules": rule_set_label(self.rules) if self.rules else "",
         }
         chosen = {name for name, value in asdict(self).items() if value is not None}
         return [labels.get(name, name) for name in asdict(self) if name in chosen - followed]
@@ -130,6 +130,12 @@ def rule_set_choices() -> pl.DataFrame:
     """The lake's rule sets with their names, boards and games (rules, name, rows, columns,
     games)."""
     return fetch("rule_set_choices")
+
+
+def rule_set_label(rules: str) -> str:
+    """A rule set as the pages name it: by its name in the lake, else by its hash."""
+    names = rule_set_choices().select("rules", "name").rows()
+    return f"rule set {dict(names).get(rules, rules)}"
 
 
 def _rule_set(rule_sets: pl.DataFrame) -> str | None:

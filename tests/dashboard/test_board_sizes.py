@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+import json
+
 import polars as pl
 import pyarrow as pa
 import pytest
@@ -94,6 +96,11 @@ def test_heatmaps_draw_the_chosen_rule_sets_board(
         assert not app.exception and not app.warning
         [drawn] = _boards_drawn(app)
         assert sorted(drawn["cell"]) == sorted(board.cell_name(c) for c in range(board.cells))
+        spec = json.loads(app.get("vega_lite_chart")[0].proto.spec)
+        steps = {spec[side]["step"] for side in ("width", "height")}
+        assert len(steps) == 1, "square cells of one size, however many rows and columns"
+        named = {(5, 6): "Kingdoms (2011)", (6, 6): "Six by six", (8, 8): "Eight by eight"}
+        assert f"rule set {named[shape]}" in spec["title"]["subtitle"], "named, not hashed"
         assert set(drawn["column"]) == {name[0] for name in drawn["cell"]}
         assert drawn["observations"].sum() > 0
     cells = app.selectbox(key="heatmap_cell").options
