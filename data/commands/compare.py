@@ -35,7 +35,7 @@ MAX_GAMES = 10**7
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    from data.compare import SKILL_BUDGETS, SKILL_GAMES
+    from data.compare import DEFAULT_AGENTS, DEFAULT_GAMES, SKILL_BUDGETS, SKILL_GAMES
 
     parser.add_argument(
         "--rules",
@@ -51,11 +51,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="one player count (default: each of 2, 3 and 4, cycled over the games)",
     )
     parser.add_argument(
-        "--games", type=whole_number, default=2000, help="games per rule set (default 2000)"
+        "--games",
+        type=whole_number,
+        default=DEFAULT_GAMES,
+        help=f"games per rule set (default {DEFAULT_GAMES})",
     )
     parser.add_argument(
         "--agents",
-        default="heuristic",
+        default=",".join(DEFAULT_AGENTS),
         help="agents, rotated over the seats: random, greedy, heuristic, apprentice, strong, the "
         "weakest deciding the play level compared (default heuristic: the fastest agent at "
         "least as strong as the heuristic)",
