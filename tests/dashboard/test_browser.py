@@ -343,5 +343,5 @@ def test_sandbox_checks_an_edit_and_compares_with_the_base(lake, tmp_path):
         expect(
             page.get_by_text(re.compile(r"figures differ for real at 3 players"))
         ).to_be_visible()
-        assert page.locator(CHART).count() > 0
+        expect(page.locator(CHART).first).to_be_attached(timeout=STEP_MS)  # Vega loads late
         assert "Traceback" not in page.inner_text("body")
