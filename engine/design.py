@@ -10,7 +10,7 @@ import numpy as np
 
 from engine.evaluate import CLASS_LIMITS, WIN_SHARE_PER_GOLD
 from engine.kernel import trace
-from engine.kernel.replay import ReplayError
+from engine.kernel.replay import ENDS_EARLY, refused_list
 from engine.kernel.tables import kernel_rules
 from engine.rules import RuleSet
 
@@ -59,11 +59,9 @@ def trace_games(players: int, rules: RuleSet, actions: np.ndarray, offsets: np.n
         trace.trace_games(tables, actions, offsets, SENSIBLE_GOLD, CLEAR_GOLD, out)
     if out.refused[0] >= 0:
         game, position, turn = (int(value) for value in out.refused)
-        if position > offsets[game + 1] - offsets[game]:
-            raise ReplayError(game, turn, "its actions end before the game does")
-        action = int(actions[offsets[game] + position - 1])
-        where = f"number {position} of its list, ply {turn}"
-        raise ReplayError(game, turn, f"action {action} ({where}) is not legal")
+        ended = position > offsets[game + 1] - offsets[game]
+        action = ENDS_EARLY if ended else int(actions[offsets[game] + position - 1])
+        raise refused_list(game, position, turn, action)
     decisions = out.decisions.T
     return Traces(
         out.shares[: out.starts[-1]],

@@ -69,6 +69,15 @@ class ReplayError(ValueError):
         self.reason = reason
 
 
+def refused_list(game: int, position: int, ply: int, action: int) -> ReplayError:
+    """The error of game `game`'s list refused at `position` (1-based), the action of turn
+    `ply`: `action`, or ENDS_EARLY for a list that ends before its game does."""
+    if action == ENDS_EARLY:
+        return ReplayError(game, ply, "its actions end before the game does")
+    where = f"number {position} of its list, ply {ply}"
+    return ReplayError(game, ply, f"action {action} ({where}) is not legal")
+
+
 @dataclass(frozen=True)
 class ReplayedTurns:
     """One entry per turn of every game (games in batch order, then by ply)."""
@@ -155,11 +164,7 @@ def replay_games(
     offsets = np.asarray(offsets, dtype=np.int64)
     turns = _replay(rules_rows, states, setup, actions, offsets, KIND_CODES, out) if count else 0
     if out.refused[0] >= 0:
-        game, position, ply, action = (int(value) for value in out.refused)
-        if action == ENDS_EARLY:
-            raise ReplayError(game, ply, "its actions end before the game does")
-        where = f"number {position} of its list, ply {ply}"
-        raise ReplayError(game, ply, f"action {action} ({where}) is not legal")
+        raise refused_list(*(int(value) for value in out.refused))
     columns = {name: column[:turns] for name, column in zip(TURN_TYPES, out.columns, strict=True)}
     return Replayed(ReplayedTurns(**columns), out.deals, out.boards, out.gains, out.epochs)
 
