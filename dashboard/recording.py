@@ -21,9 +21,10 @@ from engine.record import (
     parse_record,
     replay_record,
     result_text,
+    rules_tags,
     write_record,
 )
-from engine.rules import RulesError, RuleSet, check_players, parse_variants
+from engine.rules import RulesError, RuleSet, check_players, is_shipped
 from engine.scoring import Breakdown
 from engine.state import FIRST, OVER, State
 
@@ -79,39 +80,42 @@ class Recording:
     @classmethod
     def new(
         cls,
-        edition: str,
+        rules: RuleSet,
         names: list[str],
         first_seat: int,
-        variants: str = "",
         extra_tags: dict[str, str] | None = None,
     ) -> Recording:
-        """A fresh recording; raises RecordingError for bad rules, names or first seat."""
+        """A fresh recording of a game by `rules`; raises RecordingError for bad names or seat."""
         try:
             check_players(len(names))
-            rules = RuleSet(edition=edition, variants=parse_variants(variants))
         except RulesError as error:
             raise RecordingError(str(error)) from None
         if not 0 <= first_seat < len(names):
             raise RecordingError(f"no seat {first_seat} in a {len(names)}-player game")
-        tags = {"Game": "Kingdoms", "Edition": rules.edition}
-        if rules.variants:
-            tags["Variant"] = rules.variant_text()
+        tags = rules_tags(rules)
         for letter, name in zip(SEATS, names, strict=False):
             clean = name.strip().replace('"', "'")
             tags[letter] = clean or f"Player {letter}"
         tags.update({k: v for k, v in (extra_tags or {}).items() if v})
         epoch = EpochRecord(1, starts=[None] * len(names) if rules.starting_tiles else [])
         epoch.start_line = 1 if rules.starting_tiles else 0
-        return cls(Record(tags, [epoch]), first_seat)
+        given = None if is_shipped(rules) else rules
+        return cls(Record(tags, [epoch], given_rules=given), first_seat)
 
     @classmethod
-    def from_text(cls, text: str, first_seat: int) -> Recording:
-        """A recording read back from its draft text."""
+    def from_text(cls, text: str, first_seat: int, rules: RuleSet | None = None) -> Recording:
+        """A recording read back from its draft text (played by `rules`, for a rule-set file's
+        game, as `parse_record`)."""
         try:
-            record = parse_record(text)
+            record = parse_record(text, rules)
         except RecordError as error:
             raise RecordingError(str(error)) from None
         return cls(record, first_seat)
+
+    @property
+    def own_rules(self) -> RuleSet | None:
+        """The rules of a rule-set file's game (which its text only names), None for an edition."""
+        return self.record.given_rules
 
     def text(self) -> str:
         """The record as `.kgn` text (with its Result once the game is over)."""

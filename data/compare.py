@@ -23,7 +23,15 @@ from data.reader import connect, execute
 from data.schema import ENGINE_VERSION
 from data.simulate import MAX_SEED, SOURCE, Plan, PlanError, check_agents, plan_games, simulate
 from engine.agents import AGENTS_VERSION
-from engine.rules import EDITIONS, PLAYER_COUNTS, RuleSet, rule_set, rule_text, rules_hash
+from engine.rules import (
+    EDITIONS,
+    PLAYER_COUNTS,
+    RuleSet,
+    is_shipped,
+    rule_set,
+    rule_text,
+    rules_hash,
+)
 from engine.stats import wilson_interval
 
 DEFAULT_GAMES = 2000
@@ -453,7 +461,7 @@ def _flattened(document: dict, prefix: str = "") -> dict[str, str]:
 def shipped_name(rules: RuleSet) -> str | None:
     """A shipped rule set's command-line name (kingdoms-2011, kingdoms-2011+no-luck), or None
     for other rules."""
-    if rules != rule_set(rules.edition, rules.variant_text()):
+    if not is_shipped(rules):
         return None
     return SHIPPED_JOIN.join([rules.edition, *filter(None, rules.variant_text().split(","))])
 

@@ -1,7 +1,8 @@
 """Games being recorded at the table, kept in the lake as drafts so that nothing is lost.
 
 A draft is the record so far (`.kgn` text, possibly unfinished) plus the seat that moves first,
-which a record only shows once the first move is in. Each draft is one small Parquet file,
+which a record only shows once the first move is in, and, for a game of a rule-set file's rules,
+that file's text (the record only names it). Each draft is one small Parquet file,
 `drafts/<draft_id>.parquet`, written to a temporary file and renamed into place, so a reader
 sees the previous version or the new one, never half of one. Drafts are not games: the views
 never read them, and saving a finished game to the lake goes through the importer.
@@ -27,6 +28,7 @@ SCHEMA = pa.schema(
         ("updated", pa.timestamp("ms", tz="UTC")),
         ("first_seat", pa.int8()),
         ("record", pa.string()),
+        ("rules", pa.string()),  # the rule-set text of a `Rules` game; null for an edition's
     ]
 )
 _DRAFT_ID = re.compile(r"[0-9a-f]{12}")
@@ -42,6 +44,7 @@ class Draft:
     updated: datetime
     first_seat: int
     record: str
+    rules: str | None = None
 
 
 def new_draft_id() -> str:
@@ -54,9 +57,11 @@ def _path(lake: Lake, draft_id: str) -> Path:
     return lake.root / FOLDER / f"{draft_id}.parquet"
 
 
-def save_draft(lake: Lake, draft_id: str, first_seat: int, record: str) -> Draft:
+def save_draft(
+    lake: Lake, draft_id: str, first_seat: int, record: str, rules: str | None = None
+) -> Draft:
     """Write (or replace) a draft atomically and return it."""
-    draft = Draft(draft_id, datetime.now(UTC), first_seat, record)
+    draft = Draft(draft_id, datetime.now(UTC), first_seat, record, rules)
     table = pa.Table.from_pylist([draft.__dict__], schema=SCHEMA)
     replace_file_atomically(table, _path(lake, draft_id))
     return draft
@@ -71,8 +76,9 @@ def load_draft(lake: Lake, draft_id: str) -> Draft | None:
 
 
 def _read(path: Path) -> Draft:
-    row = pq.read_table(path, schema=SCHEMA).to_pylist()[0]
-    return Draft(**row)
+    """A draft file; one written before drafts kept a rule set reads as an edition's."""
+    row = pq.read_table(path).to_pylist()[0]
+    return Draft(**{name: row.get(name) for name in SCHEMA.names})
 
 
 def list_drafts(lake: Lake) -> list[Draft]:

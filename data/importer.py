@@ -64,13 +64,15 @@ def played_from_record(path: str | Path, rules: RuleSet | None = None) -> Played
 Named = Sequence[tuple[str, bytes]]  # (name, contents) of each record
 
 
-def parse_records(named: Named) -> tuple[list[tuple[str, PlayedGame]], list[str]]:
-    """Records given as (name, contents), each parsed once: the good ones' games by name, and a
-    `name:line:col: message` for every bad one."""
+def parse_records(
+    named: Named, rules: RuleSet | None = None
+) -> tuple[list[tuple[str, PlayedGame]], list[str]]:
+    """Records given as (name, contents), each parsed once (with `rules`, played by them, as
+    `played_from_text`): the good ones' games by name, a `name:line:col: message` per bad one."""
     games, errors = [], []
     for name, content in named:
         try:
-            games.append((name, played_from_text(record_text(content))))
+            games.append((name, played_from_text(record_text(content), rules)))
         except RecordError as error:
             errors.append(error.located(name))
     return games, errors

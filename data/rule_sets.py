@@ -10,10 +10,10 @@ from engine.rules import RuleSet, rules_from_text
 
 def stored_rules(game: Mapping[str, object]) -> RuleSet:
     """The rules of a game as `game_record` gives it (its `rule_text`)."""
-    return _parsed(str(game["rule_text"]))
+    return parsed_rules(str(game["rule_text"]))
 
 
 @cache
-def _parsed(text: str) -> RuleSet:
+def parsed_rules(text: str) -> RuleSet:
     """A stored rule set, read once a process (the lake wrote it: it reads back)."""
     return rules_from_text(text, "the lake's rule set")

@@ -21,7 +21,7 @@ from engine.agents import search_budget
 from engine.files import special_file_kind
 from engine.geometry import Geometry, geometry
 from engine.moves import DRAW, START, IllegalMoveError, Move, MoveSyntaxError
-from engine.rules import DEFAULT_EDITION, RulesError, RuleSet, parse_variants, rule_set
+from engine.rules import DEFAULT_EDITION, RulesError, RuleSet, is_shipped, parse_variants
 from engine.state import DEAL, FIRST, OVER, Game, State
 from engine.tokens import is_digits, parse_int, words
 from engine.turns import Deal, Turn, walk
@@ -269,7 +269,10 @@ def _check_tags(
         if problem:
             raise RecordError(problem, *positions.get(name, (line, 1)))
     if "Rules" in tags and given is None:
-        message = f"the record follows the rule set '{tags['Rules']}': give its file (--rules)"
+        message = (
+            f"the record follows the rule set '{tags['Rules']}': give its rule-set file "
+            "(--rules on the command line)"
+        )
         raise RecordError(message, *positions.get("Rules", (line, 1)))
     rules = given or RuleSet(edition=tags["Edition"])
     return len(seats), geometry(rules.rows, rules.columns)
@@ -536,6 +539,17 @@ def result_text(gold: list[int]) -> str:
     return ", ".join(f"{_SEAT_TAGS[seat]} {amount}" for seat, amount in enumerate(gold))
 
 
+def rules_tags(rules: RuleSet) -> dict[str, str]:
+    """The tags a record of a game by `rules` opens with: Game, Edition, Variant and, for a
+    rule-set file's rules, Rules (their name)."""
+    tags = {"Game": "Kingdoms", "Edition": rules.edition}
+    if rules.variants:
+        tags["Variant"] = rules.variant_text()
+    if not is_shipped(rules):
+        tags["Rules"] = rules.name
+    return tags
+
+
 def record_from_state(
     state: State, tags: dict[str, str], unseen_starts: Collection[tuple[int, int]] = ()
 ) -> Record:
@@ -543,13 +557,7 @@ def record_from_state(
     of `unseen_starts` ((epoch, seat), written `?`); `tags` are added to Edition, Variant,
     Result and whatever names the caller gives (players, agents, seed)."""
     game = state.game
-    all_tags = {"Game": "Kingdoms", "Edition": game.rules.edition}
-    if game.rules.variants:
-        all_tags["Variant"] = game.rules.variant_text()
-    own_rules = game.rules != rule_set(game.rules.edition, game.rules.variant_text())
-    if own_rules:
-        all_tags["Rules"] = game.rules.name
-    all_tags.update(tags)
+    all_tags = rules_tags(game.rules) | tags
     for seat in range(game.players):
         all_tags.setdefault(_SEAT_TAGS[seat], f"Player {_SEAT_TAGS[seat]}")
     if state.phase == OVER:
@@ -564,7 +572,7 @@ def record_from_state(
             epoch.start_line = 1
         elif isinstance(item, Turn):
             epoch.moves.append(RecordedMove(item.seat, item.move))
-    return Record(all_tags, epochs, given_rules=game.rules if own_rules else None)
+    return Record(all_tags, epochs, given_rules=None if is_shipped(game.rules) else game.rules)
 
 
 def write_record(record: Record) -> str:

@@ -183,6 +183,11 @@ def rule_set(edition: str = DEFAULT_EDITION, variants: str | None = None) -> Rul
     return RuleSet(edition=edition, variants=parse_variants(variants))
 
 
+def is_shipped(rules: RuleSet) -> bool:
+    """Whether the rules are an edition with official variants, as shipped (no file's changes)."""
+    return rules == rule_set(rules.edition, rules.variant_text())
+
+
 def load_rules(path: str | Path) -> RuleSet:
     """The rule set a rule-set file describes: its base edition and variants, changed as it
     says; or RuleFileError with `file:line:col: what is wrong`."""

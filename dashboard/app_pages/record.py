@@ -16,6 +16,7 @@ import streamlit as st
 
 from dashboard.access import writes_allowed
 from dashboard.board_chart import board_chart, board_frame
+from dashboard.filters import rule_set_choices
 from dashboard.record_charts import PICK, clickable_board, clicked_cell, with_chosen
 from dashboard.record_data import (
     draft_label,
@@ -26,15 +27,26 @@ from dashboard.record_data import (
     resume,
     save_recording,
     start_draft,
+    uploaded_rules,
 )
 from dashboard.recording import Choice, EpochEnd, Recording, RecordingError
 from dashboard.replay_charts import spec_without_rows
 from dashboard.scoring_view import epoch_scoring
 from dashboard.text import plain
+from data.rule_sets import parsed_rules
 from engine import pieces
 from engine.geometry import Geometry
 from engine.moves import CASTLE, DRAW, PASS, START, Move
-from engine.rules import DEFAULT_EDITION, DISPLAY_NAMES, EDITIONS, VARIANTS, RuleSet
+from engine.rulefile import RuleFileError
+from engine.rules import (
+    DEFAULT_EDITION,
+    EDITIONS,
+    VARIANTS,
+    RulesError,
+    RuleSet,
+    is_shipped,
+    rule_set,
+)
 
 SEATS = pieces.SEAT_LETTERS
 UNKNOWN = "?"
@@ -78,11 +90,48 @@ def replay_link(game_id: int, label: str) -> None:
     st.markdown(f"[{plain(label)}](replay?game={game_id}&ply=0)")
 
 
+def lake_rule_sets() -> dict[str, RuleSet]:
+    """The lake's rule sets that no edition ships (a designer's, or an imported game's), by
+    hash: a game played by one is recorded by it."""
+    found = {}
+    for row in rule_set_choices().iter_rows(named=True):
+        rules = parsed_rules(row["text"])
+        if not is_shipped(rules):
+            found[row["rules"]] = rules
+    return found
+
+
+def rules_label(choice: str, own: dict[str, RuleSet]) -> str:
+    if choice in EDITIONS:
+        return choice
+    rules = own[choice]
+    return f"{rules.name} ({rules.rows} × {rules.columns}, a rule set in the lake)"
+
+
+def chosen_rules(choice: str, variants: list[str], own: dict[str, RuleSet]) -> RuleSet:
+    """The rules the form names: an edition with its variants, or a lake rule set as it is."""
+    if choice in EDITIONS:
+        return rule_set(choice, ",".join(variants))
+    if variants:
+        raise RecordingError(
+            f"the rule set {own[choice].name} has its own rules: leave Variants empty"
+        )
+    return own[choice]
+
+
 def new_game_form() -> None:
     st.subheader("Record a new game")
     count = st.radio("Players", [2, 3, 4], index=1, horizontal=True, key="record_players")
+    own = lake_rule_sets()
     with st.form("record_new"):
-        edition = st.selectbox("Edition", EDITIONS, index=EDITIONS.index(DEFAULT_EDITION))
+        choice = st.selectbox(
+            "Rules",
+            [*EDITIONS, *own],
+            index=EDITIONS.index(DEFAULT_EDITION),
+            format_func=lambda option: rules_label(option, own),
+            key="record_rules",
+            help="An edition (with any variants below), or a rule set kept in the lake.",
+        )
         variants = st.multiselect("Variants", VARIANTS)
         names = [
             st.text_input(f"Seat {letter}", key=f"record_name_{letter}", placeholder="name")
@@ -95,13 +144,12 @@ def new_game_form() -> None:
     if started:
         try:
             recording = Recording.new(
-                edition,
+                chosen_rules(choice, variants, own),
                 names,
                 SEATS.index(first),
-                ",".join(variants),
                 {"Date": f"{played_on:%Y.%m.%d}" if played_on else "", "Site": site},
             )
-        except RecordingError as error:
+        except (RulesError, RecordingError) as error:
             st.error(plain(error))
             return
         st.query_params["draft"] = start_draft(recording)
@@ -195,7 +243,7 @@ def palette(key: str, recording: Recording) -> Choice | None:
     """The actions of the seat to move, as rows of pills that wrap rather than squeeze: castle
     ranks held (× how many are left), the drawn tile's value, the starting tile (its value too
     when nobody saw it); pass only when it is all."""
-    names = DISPLAY_NAMES[recording.rules.edition]
+    names = recording.rules.display_names
     seat = recording.seat_to_move
     assert seat is not None
     choices = recording.choices()
@@ -305,7 +353,7 @@ def typed_entry(draft_id: str, recording: Recording) -> None:
 
 
 def move_entry(draft_id: str, recording: Recording) -> None:
-    names = DISPLAY_NAMES[recording.rules.edition]
+    names = recording.rules.display_names
     seat = recording.seat_to_move
     assert seat is not None
     key = move_key(draft_id)
@@ -571,6 +619,19 @@ def uploads() -> None:
     files = st.file_uploader(
         "`.kgn` files", type=["kgn", "txt"], accept_multiple_files=True, key="record_upload"
     )
+    rules_file = st.file_uploader(
+        "Their rule-set file (only for games of rules no edition ships: a `Rules` tag)",
+        type=["toml"],
+        key="record_upload_rules",
+    )
+    rules = None
+    if rules_file is not None:
+        try:
+            rules = uploaded_rules(rules_file.name, rules_file.getvalue())
+        except RuleFileError as error:
+            st.error(plain(error))
+            return
+        st.caption(f"Played by {plain(rules.name)} ({rules.rows} × {rules.columns}).")
     if st.session_state.get("record_confirm_import") and files:
         st.warning(
             f"Add {len(files)} record(s) to the lake as recorded games? "
@@ -580,7 +641,7 @@ def uploads() -> None:
         if yes.button("Yes, import", key="record_import_yes", type="primary"):
             del st.session_state["record_confirm_import"]
             uploaded = [(f.name, f.getvalue()) for f in files]
-            st.session_state["record_import_outcome"] = import_texts(uploaded)
+            st.session_state["record_import_outcome"] = import_texts(uploaded, rules)
             st.rerun()
         no.button(
             "Cancel",
@@ -627,9 +688,7 @@ if draft_id is None or recording is None:
     uploads()
 else:
     st.caption(
-        f"Draft {plain(draft_id)} · {recording.rules.edition}"
-        + (f" ({recording.rules.variant_text()})" if recording.rules.variants else "")
-        + " · "
+        f"Draft {plain(draft_id)} · {plain(recording.rules.name)} · "
         + ", ".join(f"{SEATS[s]} {plain(n)}" for s, n in enumerate(recording.names))
     )
     recorder(draft_id)

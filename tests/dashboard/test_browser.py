@@ -20,6 +20,7 @@ from engine import pieces
 from engine.evaluate import DEFAULT_BUDGET
 from engine.moves import CASTLE, DRAW, PASS, START, Move
 from engine.record import Record, RecordedMove, parse_record
+from engine.rules import rule_set
 from engine.state import Game
 from tests.dashboard.browser import (
     CHART,
@@ -109,7 +110,7 @@ def _moves(lake, draft_id: str) -> list[RecordedMove]:
 
 def _new_draft(lake, record: Record, first_seat: int) -> str:
     draft_id = new_draft_id()
-    recording = Recording.new(record.rules.edition, record.names, first_seat)
+    recording = Recording.new(record.rules, record.names, first_seat)
     save_draft(lake, draft_id, first_seat, recording.text())
     return draft_id
 
@@ -220,7 +221,7 @@ def test_record_a_move_by_palette_board_click_and_enter(lake):
     left over the Play button; Enter records the move, and the next starts with nothing
     chosen."""
     draft_id = new_draft_id()
-    save_draft(lake, draft_id, 0, Recording.new("kingdoms-2011", ["Mia", "Noa"], 0).text())
+    save_draft(lake, draft_id, 0, Recording.new(rule_set(), ["Mia", "Noa"], 0).text())
     try:
         with dashboard_server(lake.root) as url, chromium() as browser:
             page = open_page(browser, url, f"record?draft={draft_id}", timeout_ms=120_000)
@@ -257,7 +258,7 @@ def test_every_label_of_the_move_palette_reads(lake, window, tmp_path):
     """Castle ranks, drawn and starting tiles: every button shows its whole label, at 1280 × 800
     and on a phone (screenshots in the test's folder)."""
     draft_id = new_draft_id()
-    save_draft(lake, draft_id, 0, Recording.new("kingdoms-2011", ["Mia", "Noa"], 0).text())
+    save_draft(lake, draft_id, 0, Recording.new(rule_set(), ["Mia", "Noa"], 0).text())
     try:
         with dashboard_server(lake.root) as url, chromium() as browser:
             page = open_page(browser, url, f"record?draft={draft_id}", timeout_ms=120_000)

@@ -18,6 +18,7 @@ from data.lake import Lake
 from data.reader import connect, execute
 from engine import pieces
 from engine.moves import CASTLE, DRAW, PASS, START, IllegalMoveError, Move, MoveSyntaxError
+from engine.rules import rule_set
 from engine.state import Game
 from engine.turns import Turn, walk
 from tests.lakes import APP_PAGES, RECORDS, scratch_lake
@@ -170,7 +171,7 @@ def test_play_waits_for_a_cell_chosen_for_this_very_move() -> None:
 
 
 def test_the_palette_holds_ranks_still_held_then_tile_values() -> None:
-    recording = Recording.new("kingdoms-2011", ["Ann", "Bob"], first_seat=0)
+    recording = Recording.new(rule_set(), ["Ann", "Bob"], first_seat=0)
     recording.play(Move(CASTLE, 0, rank=4))  # A's only rank-4 castle
     recording.play(Move(CASTLE, 1, rank=4))  # B's
     recording.set_starts([pieces.resource(3), None])  # A's starting tile was seen, B's not
@@ -190,7 +191,7 @@ def test_the_palette_holds_ranks_still_held_then_tile_values() -> None:
 
 def test_an_ended_epoch_stays_on_screen_until_the_table_continues() -> None:
     turns = _turns(seed=5)
-    recording = Recording.new("kingdoms-2011", ["Ann", "Bob"], turns[0].seat)
+    recording = Recording.new(rule_set(), ["Ann", "Bob"], turns[0].seat)
     for turn in turns[:29]:
         recording.play(turn.move)
     draft_id = start_draft(recording)
@@ -223,7 +224,7 @@ def test_new_game_form_has_a_date_and_only_the_seats_in_play() -> None:
 
 
 def test_drafts_are_listed_by_players_and_date_and_thrown_away_only_when_confirmed() -> None:
-    recording = Recording.new("kingdoms-2011", ["Mia", "Noa"], 0, extra_tags={"Date": "2026.11.21"})
+    recording = Recording.new(rule_set(), ["Mia", "Noa"], 0, extra_tags={"Date": "2026.11.21"})
     recording.play(Move(CASTLE, 3, rank=2))
     draft_id = start_draft(recording)
     app = AppTest.from_file(PAGE, default_timeout=60).run()
@@ -266,9 +267,9 @@ def test_upload_a_good_and_a_bad_record() -> None:
 
 
 def test_recording_refuses_and_keeps_state() -> None:
-    recording = Recording.new("kingdoms-2011", ["Ann", "Bob"], first_seat=1)
+    recording = Recording.new(rule_set(), ["Ann", "Bob"], first_seat=1)
     with pytest.raises(RecordingError, match="player count"):
-        Recording.new("kingdoms-2011", ["Ann"], first_seat=0)
+        Recording.new(rule_set(), ["Ann"], first_seat=0)
     recording.play(Move(CASTLE, 0, rank=4))
     text = recording.text()
     with pytest.raises(RecordingError, match="a1 is not empty"):
@@ -309,7 +310,7 @@ def test_the_typing_box_completes_with_exactly_the_legal_moves(lake: Lake) -> No
     """Mid-game, with a starting tile nobody saw: the box's list is every text of the notation
     that the engine accepts as the next move, and nothing else."""
     turns = _turns(seed=6)
-    recording = Recording.new("kingdoms-2011", ["Ann", "Bob"], turns[0].seat)
+    recording = Recording.new(rule_set(), ["Ann", "Bob"], turns[0].seat)
     for turn in turns[:37]:  # into epoch 2
         recording.play(turn.move)
     app = _reopen(start_draft(recording))
@@ -334,7 +335,7 @@ def test_the_typing_box_completes_with_exactly_the_legal_moves(lake: Lake) -> No
 def test_a_shared_dashboard_records_nothing_and_imports_nothing(
     lake: Lake, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    recording = Recording.new("kingdoms-2011", ["Ann", "Bob"], first_seat=0)
+    recording = Recording.new(rule_set(), ["Ann", "Bob"], first_seat=0)
     draft_id = start_draft(recording)
     monkeypatch.setenv(SHARED, "1")
     before = sorted((p, p.stat().st_mtime_ns) for p in lake.root.rglob("*"))
@@ -363,7 +364,7 @@ def test_import_asks_first(lake: Lake) -> None:
 
 
 def test_starting_tiles_are_entered_when_seen() -> None:
-    draft_id = start_draft(Recording.new("kingdoms-2011", ["Ann", "Bob"], first_seat=0))
+    draft_id = start_draft(Recording.new(rule_set(), ["Ann", "Bob"], first_seat=0))
     app = _reopen(draft_id)
     app.selectbox(key="record_start_1_0").set_value("+3")
     app.button(key="record_set_starts").click().run()

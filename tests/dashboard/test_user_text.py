@@ -16,6 +16,7 @@ from dashboard.text import plain
 from data.importer import import_records
 from data.lake import Lake
 from data.reader import connect, execute
+from engine.rules import rule_set
 from tests.dashboard.conftest import open_page
 from tests.lakes import RECORDS
 
@@ -89,7 +90,7 @@ def test_statistics_pages_show_a_chosen_players_name_as_text(monkeypatch, named_
 
 def test_the_record_page_shows_a_players_name_as_text(monkeypatch, named_lake):
     monkeypatch.setenv("KINGDOMS_LAKE", str(named_lake.root))
-    draft_id = start_draft(Recording.new("kingdoms-2011", [NAME, "Bob"], first_seat=0))
+    draft_id = start_draft(Recording.new(rule_set(), [NAME, "Bob"], first_seat=0))
     app = open_page(monkeypatch, named_lake, "app_pages/record.py", draft=draft_id)
     assert not app.exception
     assert_shown_as_text(app)

@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
+
 import polars as pl
+import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
+from data.drafts import SCHEMA as DRAFT_SCHEMA
 from data.drafts import DraftError, delete_draft, list_drafts, load_draft, new_draft_id, save_draft
 from data.lake import Lake
 from data.reviews import SCHEMA, load_review, save_review
@@ -24,6 +28,21 @@ def test_draft_round_trip_replace_and_delete(tmp_path) -> None:
     delete_draft(lake, first)
     assert load_draft(lake, first) is None
     assert [d.draft_id for d in list_drafts(lake)] == [second]
+
+
+def test_a_draft_keeps_its_rule_set_text_and_an_older_draft_reads_without_one(tmp_path) -> None:
+    lake = Lake(tmp_path)
+    draft_id, older = new_draft_id(), new_draft_id()
+    save_draft(lake, draft_id, 0, '[Rules "Six by six"]\n', 'base = "kingdoms-2011"\nrows = 6\n')
+    assert load_draft(lake, draft_id).rules == 'base = "kingdoms-2011"\nrows = 6\n'
+    # A draft written before drafts kept a rule set: the same file without the `rules` column.
+    table = pa.Table.from_pylist(
+        [{"draft_id": older, "updated": datetime.now(UTC), "first_seat": 1, "record": "old"}],
+        schema=pa.schema([f for f in DRAFT_SCHEMA if f.name != "rules"]),
+    )
+    pq.write_table(table, tmp_path / "drafts" / f"{older}.parquet")
+    found = load_draft(lake, older)
+    assert (found.record, found.first_seat, found.rules) == ("old", 1, None)
 
 
 @pytest.mark.parametrize("bad", ["../lake", "", "ABCDEF123456", "a" * 13])

@@ -105,7 +105,7 @@ def test_a_custom_rule_set_is_scored_replayed_and_reviewed_from_the_command_line
     assert main(["replay", "--json", "--rules", str(custom), str(record)]) == 0
     assert json.loads(capsys.readouterr().out)["gold"] == dict(zip("ABC", state.gold, strict=True))
     assert main(["replay", str(record)]) == 2
-    assert "give its file (--rules)" in capsys.readouterr().err
+    assert "give its rule-set file (--rules on the command line)" in capsys.readouterr().err
     assert main(["review", "--json", "--budget", "8", "--rules", str(custom), str(record)]) == 0
     reviewed = json.loads(capsys.readouterr().out)["moves"]
     assert {move["epoch"] for move in reviewed} == {1, 2, 3, 4}
