@@ -22,24 +22,29 @@ from data.compare import (
     shipped_name,
 )
 from data.compare_charts import difference_chart, seat_chart
+from data.definitions import (
+    BALANCE,
+    CLOSE_GAMES,
+    COMEBACKS,
+    DECISION_MOVES,
+    LEAD_CHANGES,
+    LEADER_WINS,
+)
 from data.design import DEFINITIONS
 from engine.rules import rule_text, rules_hash
 
 # docs/metrics.md's definitions, in a line each, of the Balance page's figures
 FIGURE_DEFINITIONS = {
-    "balance": "1 − the widest gap between two turn positions' mean win shares (95% interval "
-    "from a bootstrap over games)",
-    "win share of mover k": "mean win share of the seat k-th in epoch 1's turn order (a tie for "
-    "most gold shares the win); fair is 1/N",
-    "mean winning margin": "the winner's gold minus the best other seat's, mean over games",
-    "games won by < 5 gold": "share of games whose winning margin is below 5 gold",
-    "plies per game": "turns played in a game, mean over games",
-    "decision moves": "share of turns with more than one legal action",
-    "games with k lead changes": "share of games in which the leader by gold after an epoch "
-    "changed k times",
-    "comebacks": "share of games won by a seat that was last after epoch 1 or 2",
-    "leader after epoch k wins": "of the games with one seat alone in the lead after epoch k, the "
-    "share it went on to win",
+    "balance": BALANCE,
+    "win share of mover k": "Mean win share of the seat k-th in epoch 1's turn order (a tie for "
+    "most gold shares the win); fair is 1/N.",
+    "mean winning margin": "The winner's gold minus the best other seat's, mean over games.",
+    "games won by < 5 gold": CLOSE_GAMES,
+    "plies per game": "Turns played in a game, mean over games.",
+    "decision moves": DECISION_MOVES,
+    "games with k lead changes": f"Share of games with k lead changes. {LEAD_CHANGES}",
+    "comebacks": COMEBACKS,
+    "leader after epoch k wins": LEADER_WINS,
 }
 UNIT_TITLES = {SHARE: "shares and balance"}
 STYLE = """

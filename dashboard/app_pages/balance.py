@@ -10,7 +10,6 @@ from dataclasses import asdict
 import polars as pl
 import streamlit as st
 
-from dashboard import definitions
 from dashboard.access import writes_allowed
 from dashboard.charts import (
     PRECISE_WITHIN,
@@ -25,6 +24,7 @@ from dashboard.filters import GAME_FILTERS, STANDARD, STANDARD_LABEL, Filters, c
 from dashboard.lake_data import fetch_all, lake_folder, player_count_balance, player_ratings
 from dashboard.notices import ignored_filters, lake_has_games, nothing_matches, play_level
 from dashboard.text import plain
+from data import definitions
 from data.compare import DEFAULT_GAMES, SKILL_DEFINITION, SKILL_GAMES, compare
 from data.lake import Lake
 from data.report import report_html

@@ -8,7 +8,6 @@ from dataclasses import dataclass, field
 import polars as pl
 import streamlit as st
 
-from dashboard import definitions
 from dashboard.charts import (
     CELL_SELECTION,
     board_difference,
@@ -24,6 +23,7 @@ from dashboard.filters import ALL, Filters, choices, epochs, options
 from dashboard.lake_data import fetch, fetch_all
 from dashboard.notices import lake_has_games, nothing_matches, play_level
 from dashboard.text import plain
+from data import definitions
 from data.levels import LEVELS, RECORDED
 from engine import pieces
 from engine.geometry import geometry

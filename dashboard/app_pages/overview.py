@@ -5,7 +5,6 @@ from __future__ import annotations
 import polars as pl
 import streamlit as st
 
-from dashboard import definitions
 from dashboard.charts import (
     PRECISE_WITHIN,
     breakdown_bars,
@@ -17,6 +16,7 @@ from dashboard.filters import GAME_FILTERS, level_label
 from dashboard.lake_data import fetch_all, lake_folder, player_count_balance
 from dashboard.notices import ignored_filters, lake_has_games, nothing_matches, play_level
 from dashboard.text import plain
+from data import definitions
 from data.levels import LEVELS, RECORDED, precisions
 
 SHARE_WITHIN = PRECISE_WITHIN["share"]

@@ -5,7 +5,6 @@ from __future__ import annotations
 import polars as pl
 import streamlit as st
 
-from dashboard import definitions
 from dashboard.charts import (
     PRECISE_WITHIN,
     captioned,
@@ -18,6 +17,7 @@ from dashboard.filters import Filters
 from dashboard.lake_data import fetch_all
 from dashboard.notices import lake_has_games, nothing_matches, play_level
 from dashboard.text import plain
+from data import definitions
 
 SPLITS = {
     "all placements": "all",

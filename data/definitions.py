@@ -1,5 +1,6 @@
-"""One-line definitions of the figures the pages offer, as the metrics definitions give them:
-the help text of every metric selector and the caption beside every figure."""
+"""One-line definitions of the figures the pages and the comparison's report offer, as the
+metrics definitions give them: the help text of every metric selector, the caption beside every
+figure and the report's list of what its figures are."""
 
 from __future__ import annotations
 
@@ -67,7 +68,7 @@ BALANCE = (
     "interval), within [0, 1]."
 )
 CLOSE_GAMES = "Share of games won by less than 5 gold."
-LEAD_CHANGES = "Times the leader (most gold) changes across the three epochs."
+LEAD_CHANGES = "Times the leader (most gold after an epoch) changes from one epoch to the next."
 COMEBACKS = "Share of games won by a seat that was last after epoch 1 or 2."
 LEADER_WINS = (
     "Of the games with one seat alone in the lead (most gold) after epoch k, the share that "
