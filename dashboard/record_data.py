@@ -11,6 +11,7 @@ from dashboard.recording import Recording
 from data.drafts import Draft, delete_draft, list_drafts, load_draft, new_draft_id, save_draft
 from data.importer import ImportReport, parse_records, store_records
 from data.lake import Lake, lake_path
+from data.rule_sets import parsed_rules
 from engine.rulefile import RuleFileError
 from engine.rules import RuleSet, rule_text, rules_from_text
 
@@ -34,7 +35,7 @@ def keep(draft_id: str, recording: Recording) -> None:
 
 def draft_recording(draft: Draft) -> Recording:
     """The recording a draft keeps (raises RecordingError, or RuleFileError for its rules)."""
-    rules = rules_from_text(draft.rules, "the draft's rule set") if draft.rules else None
+    rules = parsed_rules(draft.rules) if draft.rules else None
     return Recording.from_text(draft.record, draft.first_seat, rules)
 
 

@@ -15,5 +15,6 @@ def stored_rules(game: Mapping[str, object]) -> RuleSet:
 
 @cache
 def parsed_rules(text: str) -> RuleSet:
-    """A stored rule set, read once a process (the lake wrote it: it reads back)."""
+    """A rule set the lake keeps (a game's, or a draft's), read once a process (the lake wrote
+    it: it reads back)."""
     return rules_from_text(text, "the lake's rule set")
