@@ -108,15 +108,17 @@ def rules_label(choice: str, own: dict[str, RuleSet]) -> str:
     return f"{rules.name} ({rules.rows} × {rules.columns}, a rule set in the lake)"
 
 
-def chosen_rules(choice: str, variants: list[str], own: dict[str, RuleSet]) -> RuleSet:
-    """The rules the form names: an edition with its variants, or a lake rule set as it is."""
-    if choice in EDITIONS:
+def chosen_rules(
+    choice: str, variants: list[str], own: dict[str, RuleSet], given: RuleSet | None
+) -> RuleSet:
+    """The rules the form names: a rule-set file's when one is given, else an edition with its
+    variants, or a lake rule set as it is."""
+    if given is None and choice in EDITIONS:
         return rule_set(choice, ",".join(variants))
+    rules = given or own[choice]
     if variants:
-        raise RecordingError(
-            f"the rule set {own[choice].name} has its own rules: leave Variants empty"
-        )
-    return own[choice]
+        raise RecordingError(f"the rule set {rules.name} has its own rules: leave Variants empty")
+    return rules
 
 
 def new_game_form() -> None:
@@ -133,6 +135,11 @@ def new_game_form() -> None:
             help="An edition (with any variants below), or a rule set kept in the lake.",
         )
         variants = st.multiselect("Variants", VARIANTS)
+        rules_file = st.file_uploader(
+            "Or a rule-set file (.toml), in place of the rules above",
+            type=["toml"],
+            key="record_new_rules_file",
+        )
         names = [
             st.text_input(f"Seat {letter}", key=f"record_name_{letter}", placeholder="name")
             for letter in SEATS[:count]
@@ -143,13 +150,14 @@ def new_game_form() -> None:
         started = st.form_submit_button("Start recording", type="primary")
     if started:
         try:
+            given = uploaded_rules(rules_file.name, rules_file.getvalue()) if rules_file else None
             recording = Recording.new(
-                chosen_rules(choice, variants, own),
+                chosen_rules(choice, variants, own, given),
                 names,
                 SEATS.index(first),
                 {"Date": f"{played_on:%Y.%m.%d}" if played_on else "", "Site": site},
             )
-        except (RulesError, RecordingError) as error:
+        except (RulesError, RuleFileError, RecordingError) as error:
             st.error(plain(error))
             return
         st.query_params["draft"] = start_draft(recording)

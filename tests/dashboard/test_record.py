@@ -96,6 +96,10 @@ def _start(app: AppTest, names: list[str], first: int, played_on: date | None = 
     return draft_id[0] if isinstance(draft_id, list) else draft_id
 
 
+def _uploader(app: AppTest, key: str):
+    return next(u for u in app.get("file_uploader") if u.key == key)
+
+
 def _reopen(draft_id: str) -> AppTest:
     app = AppTest.from_file(PAGE, default_timeout=60)
     app.query_params["draft"] = draft_id
@@ -249,7 +253,7 @@ def test_upload_a_good_and_a_bad_record() -> None:
     good = sorted(RECORDS.glob("*.kgn"))[0].read_bytes()
     bad = good.replace(b"epoch 1", b"epoch 2", 1)
     app = AppTest.from_file(PAGE, default_timeout=60).run()
-    uploader = app.get("file_uploader")[0]
+    uploader = _uploader(app, "record_upload")
     uploader.upload("good.kgn", good, "text/plain")
     uploader.upload("bad.kgn", bad, "text/plain")
     app.run()
@@ -350,7 +354,7 @@ def test_a_shared_dashboard_records_nothing_and_imports_nothing(
 def test_import_asks_first(lake: Lake) -> None:
     record = sorted(RECORDS.glob("*.kgn"))[1]
     app = AppTest.from_file(PAGE, default_timeout=60).run()
-    app.get("file_uploader")[0].upload(record.name, record.read_bytes(), "text/plain")
+    _uploader(app, "record_upload").upload(record.name, record.read_bytes(), "text/plain")
     app.run()
     app.button(key="record_import").click().run()
     assert "Add 1 record(s) to the lake" in app.warning[0].value

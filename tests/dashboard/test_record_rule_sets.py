@@ -39,8 +39,19 @@ def use_lake(lake: Lake, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("KINGDOMS_LAKE", str(lake.root))
 
 
-def _start(app: AppTest, choice: str, variants: list[str] | None = None) -> AppTest:
+def _uploader(app: AppTest, key: str):
+    return next(u for u in app.get("file_uploader") if u.key == key)
+
+
+def _start(
+    app: AppTest,
+    choice: str,
+    variants: list[str] | None = None,
+    rules_file: tuple[str, bytes] | None = None,
+) -> AppTest:
     app.radio(key="record_players").set_value(2).run()
+    if rules_file is not None:
+        _uploader(app, "record_new_rules_file").upload(*rules_file, "text/plain")
     app.selectbox(key="record_rules").set_value(choice)
     if variants:
         app.multiselect[0].set_value(variants)
@@ -107,21 +118,22 @@ def test_an_upload_of_a_rule_sets_games_needs_its_file(lake: Lake, tmp_path) -> 
     assert '[Rules "Six by six"]' in record  # (the record only names its rule set)
 
     app = AppTest.from_file(PAGE, default_timeout=60).run()
-    app.get("file_uploader")[0].upload("six.kgn", record.encode(), "text/plain")
+    _uploader(app, "record_upload").upload("six.kgn", record.encode(), "text/plain")
     app.run()
     app.button(key="record_import").click().run()
     app.button(key="record_import_yes").click().run()
     assert not app.exception
     assert plain("give its rule-set file") in app.error[0].value
 
-    app.get("file_uploader")[1].upload(
+    _uploader(app, "record_upload_rules").upload(
         "bad.toml", b'base = "kingdoms-2011"\nrows = 9\n', "text/plain"
     )
     app.run()
     assert app.error[0].value.startswith(plain("bad.toml:2:"))
     assert not [b for b in app.button if b.key == "record_import"]  # (nothing to import with)
 
-    app.get("file_uploader")[1].upload("six.toml", rule_text(SIX_BY_SIX).encode(), "text/plain")
+    six_file = rule_text(SIX_BY_SIX).encode()
+    _uploader(app, "record_upload_rules").upload("six.toml", six_file, "text/plain")
     app.run()
     assert any("Played by Six by six (6 × 6)" in c.value for c in app.caption)
     app.button(key="record_import").click().run()
@@ -129,3 +141,22 @@ def test_an_upload_of_a_rule_sets_games_needs_its_file(lake: Lake, tmp_path) -> 
     assert not app.exception and not app.error
     summary = next(m.value for m in app.markdown if "Imported" in m.value)
     assert "**1** already in the lake" in summary and "**0** bad" in summary
+
+
+def test_a_new_game_may_follow_a_rule_set_file_given_in_the_form() -> None:
+    seven = rules_from_text(
+        'name = "Seven by five"\nbase = "kingdoms-2011"\nrows = 5\ncolumns = 7\n[tiles]\n"+1" = 4\n'
+    )
+    app = AppTest.from_file(PAGE, default_timeout=60).run()
+    app = _start(app, "kingdoms-2011", rules_file=("bad.toml", b"rows = 9\n"))
+    assert app.error[0].value.startswith(plain("bad.toml:"))
+    assert "draft" not in app.query_params
+
+    app = AppTest.from_file(PAGE, default_timeout=60).run()
+    given = ("seven.toml", rule_text(seven).encode())
+    app = _start(app, rules_hash(SIX_BY_SIX), rules_file=given)  # (the file replaces the choice)
+    assert not app.exception and not app.error
+    draft_id = app.query_params["draft"]
+    recording = resume(draft_id[0] if isinstance(draft_id, list) else draft_id)
+    assert recording is not None and recording.rules == seven
+    assert recording.state.geometry.cells == 35
