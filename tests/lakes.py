@@ -12,12 +12,16 @@ from data.review_rows import DEFAULT_SEED, review_game
 from data.reviews import save_review
 from data.simulate import Plan, simulate
 from engine.evaluate import DEFAULT_BUDGET
-from engine.rules import rule_set
+from engine.rules import rule_set, rules_from_text
 from engine.state import Game
 
 ROOT = Path(__file__).resolve().parents[1]
 RECORDS = ROOT / "data" / "records"
 APP_PAGES = ROOT / "dashboard" / "app_pages"
+SIX_BY_SIX = rules_from_text(  # a designer's rule set: 36 cells, four epochs, no gold mine
+    'name = "Six by six"\nbase = "kingdoms-2011"\nrows = 6\ncolumns = 6\nepochs = 4\n'
+    "[tiles]\nGM = 0\n"
+)
 
 
 def seeded_lake(folder: Path) -> Lake:

@@ -16,14 +16,10 @@ from engine import pieces
 from engine.rules import rule_text, rules_from_text, rules_hash
 from engine.state import Game
 from engine.turns import Turn, walk
-from tests.lakes import APP_PAGES
+from tests.lakes import APP_PAGES, SIX_BY_SIX
 from tests.random_games import random_game
 
 PAGE = str(APP_PAGES / "record.py")
-SIX_BY_SIX = rules_from_text(
-    'name = "Six by six"\nbase = "kingdoms-2011"\nrows = 6\ncolumns = 6\nepochs = 4\n'
-    "[tiles]\nGM = 0\n"
-)
 
 
 @pytest.fixture(scope="module")

@@ -8,13 +8,9 @@ from streamlit.testing.v1 import AppTest
 
 from data.lake import Lake
 from data.simulate import Plan, simulate
-from engine.rules import rule_set, rules_from_text, rules_hash
+from engine.rules import rule_set, rules_hash
 from tests.dashboard.conftest import open_page
-
-SIX_BY_SIX = rules_from_text(
-    'name = "Six by six"\nbase = "kingdoms-2011"\nrows = 6\ncolumns = 6\nepochs = 4\n'
-    "[tiles]\nGM = 0\n"
-)
+from tests.lakes import SIX_BY_SIX
 
 
 @pytest.fixture(scope="module")
