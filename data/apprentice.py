@@ -1,7 +1,8 @@
 """Training the apprentice: the teacher's self-play games played into a lake (resumable, as
 `kingdoms simulate` plays them), every decision of theirs described by the kernel, a model of
-each size fitted to them for each player count, each measured against the heuristic and the
-greedy agent, and the best per millisecond written with the record of how it was made."""
+each size fitted to them for each player count (the point of the fit kept that plays best
+against the heuristic at that count), each measured against the heuristic and the greedy
+agent, and the best per millisecond written with the record of how it was made."""
 
 from __future__ import annotations
 
@@ -15,36 +16,50 @@ from pathlib import Path
 import numpy as np
 import polars as pl
 
+from data.apprentice_labels import label_games
 from data.corpus import Corpus, simulated_games
 from data.lake import Lake
 from data.simulate import Plan, simulate
+from engine.agents.strong import STRONG_ITERATIONS
 from engine.executors import Executor
 from engine.kernel import play
-from engine.kernel.apprentice import FEATURES, PLAYER_COUNTS, game_decisions, save_weights
+from engine.kernel.apprentice import (
+    FEATURES,
+    PLAYER_COUNTS,
+    game_decisions,
+    row_length,
+    save_weights,
+)
 from engine.kernel.batch import policy_games
 from engine.kernel.layout import ACTION_COUNT
 from engine.kernel.tables import kernel_rules
-from engine.learning import Decisions, agreement, fit, log_loss
+from engine.learning import Decisions, agreement, fit_path, log_loss
 from engine.outcome import seat_outcomes
 from engine.rules import RuleSet, rule_set
 from engine.stats import wilson_interval
 
 TEACHER = "strong"
+LEARNER = "apprentice"
 HIDDEN_SIZES = (0, 16)  # the model sizes compared: linear, and a 16-unit tanh layer
 PASSES = 2  # training passes over the decisions
 HELD_OUT = 0.1  # the share of each player count's decisions kept to measure agreement
 MEASURE_GAMES = 400  # games a pairing when measuring a model's strength (2 players)
+CHECKPOINTS = 8  # rows a fit is checked at, besides its start (the heuristic's choice)
+CHECK_GAMES_PER_MEASURED = 3  # games a checkpoint plays against the heuristic, per measured
+CHECK_SEED = 1_000_000  # the checkpoints' games' seeds lie this far from the measure's
 SPEED_GAMES = 300  # 3-player games played to time a model
 
 
 @dataclass(frozen=True)
 class Measured:
     """One model size's figures: agreement with the teacher on held-out decisions, its mean
-    log-loss there, win shares at 2 players with 95% Wilson intervals, and its speed."""
+    log-loss there, how far along its fit each player count's row was kept, win shares at 2
+    players with 95% Wilson intervals, and its speed."""
 
     hidden: int
     agreement: dict[int, float]
     log_loss: dict[int, float]
+    kept_at: dict[int, float]  # the share of the fit's steps taken by the checkpoint kept
     vs_heuristic: tuple[float, float, float]
     vs_greedy: tuple[float, float, float]
     games_per_s: float
@@ -70,12 +85,26 @@ def teacher_games(lake: Lake, corpus: Corpus | None, teacher: str) -> pl.DataFra
     return joined.filter(alone)
 
 
-def game_decisions_of(games: pl.DataFrame) -> dict[int, Decisions]:
-    """Every decision with a choice in the games, per player count, described by the kernel."""
+def own_games(lake: Lake, games: int, seed: int) -> pl.DataFrame:
+    """The first `games` games of the apprentice's self-play plan at `seed` in the lake."""
+    found, _ = simulated_games(lake)
+    if not len(found):
+        return found
+    alone = pl.col("line_up").str.split(",").list.eval(pl.element() == LEARNER).list.all()
+    return found.filter(alone, pl.col("plan_seed") == seed, pl.col("index") < games)
+
+
+def game_decisions_of(
+    games: pl.DataFrame, labels: dict[int, np.ndarray] | None = None
+) -> dict[int, Decisions]:
+    """Every decision with a choice in the games, per player count, described by the kernel,
+    labelled by the move played there, or by `labels` (per game id, data/apprentice_labels.py)."""
     parts: dict[int, list[Decisions]] = {players: [] for players in PLAYER_COUNTS}
     tables: dict[tuple[int, str, str], np.ndarray] = {}
-    for players, edition, variant, actions in games.select(
-        "players", "edition", "variant", "actions"
+    if labels is None:
+        games = games.with_columns(game_id=pl.lit(None))
+    for game_id, players, edition, variant, actions in games.select(
+        "game_id", "players", "edition", "variant", "actions"
     ).iter_rows():
         key = (players, edition, variant or "")
         rules = tables.get(key)
@@ -86,8 +115,9 @@ def game_decisions_of(games: pl.DataFrame) -> dict[int, Decisions]:
         candidates = np.zeros(len(listed) + 1, dtype=np.int64)
         chosen = np.zeros(len(listed), dtype=np.int64)
         learner = np.ones(players, dtype=np.int64)
+        taught = listed if labels is None else labels[game_id]
         count = game_decisions(
-            play.new_state(rules), rules, listed, learner, features, candidates, chosen
+            play.new_state(rules), rules, listed, taught, learner, features, candidates, chosen
         )
         parts[players].append(
             Decisions(
@@ -99,22 +129,43 @@ def game_decisions_of(games: pl.DataFrame) -> dict[int, Decisions]:
     return {players: Decisions.joined(found) for players, found in parts.items()}
 
 
+def games_per_players(games: pl.DataFrame) -> dict[int, int]:
+    """How many of the games are at each player count."""
+    if not len(games):
+        return {}
+    return {int(p): int(n) for p, n in games.group_by("players").len().iter_rows()}
+
+
 def win_share(
-    model: np.ndarray, opponent: str, games: int, seed: int
+    model: np.ndarray, opponent: str, games: int, seed: int, players: int = 2
 ) -> tuple[float, float, float]:
-    """The apprentice's mean win share at 2 players against the opponent, seats alternating,
-    with its 95% Wilson interval."""
+    """The apprentice's mean win share against the opponent in every other seat (2 players
+    unless told), seats rotating, with its 95% Wilson interval."""
     shares = []
-    for seat in range(2):
-        seats = [opponent, opponent]
-        seats[seat] = "apprentice"
-        seeds = np.arange(games // 2, dtype=np.uint64) + np.uint64(seed * 1_000_003 + seat)
-        played = policy_games(2, RuleSet(), seeds, seats, model)
-        outcomes = seat_outcomes(played.gains.sum(axis=1)[:, :2])
+    for seat in range(players):
+        seats = [opponent] * players
+        seats[seat] = LEARNER
+        seeds = np.arange(games // players, dtype=np.uint64) + np.uint64(seed * 1_000_003 + seat)
+        played = policy_games(players, RuleSet(), seeds, seats, model)
+        outcomes = seat_outcomes(played.gains.sum(axis=1)[:, :players])
         shares.append(outcomes.win_share[:, seat])
     share = np.concatenate(shares)
     low, high = wilson_interval(float(share.sum()), len(share))
     return float(share.mean()), low, high
+
+
+def strongest_on_path(
+    model: np.ndarray, players: int, path: list[np.ndarray], games: int, seed: int
+) -> tuple[int, np.ndarray]:
+    """Of a fit's checkpoints for this player count (`fit_path`'s, the first the heuristic's
+    choice), the one whose games against the heuristic at that count win most: its index."""
+    shares = []
+    for row in path:
+        trial = model.copy()
+        trial[players - 2] = row
+        shares.append(win_share(trial, "heuristic", games, seed, players)[0])
+    best = int(np.argmax(shares))
+    return best, path[best]
 
 
 def games_per_s(model: np.ndarray, games: int, seed: int) -> float:
@@ -129,24 +180,31 @@ def games_per_s(model: np.ndarray, games: int, seed: int) -> float:
 def measure(
     decisions: dict[int, Decisions], hidden: int, passes: int, seed: int, measure_games: int
 ) -> tuple[np.ndarray, Measured]:
-    """Fit one model size per player count on all but the held-out decisions, and measure it."""
+    """Fit one model size per player count on all but the held-out decisions, keep for each
+    count the checkpoint of the fit that plays best against the heuristic there (on
+    CHECK_GAMES_PER_MEASURED times `measure_games` games, seeds apart from the measure's),
+    and measure the model."""
     started = time.perf_counter()
-    rows, agreements, losses = [], {}, {}
-    for players in PLAYER_COUNTS:
+    model = np.zeros((len(PLAYER_COUNTS), row_length(hidden)))
+    agreements, losses, kept_at = {}, {}, {}
+    for index, players in enumerate(PLAYER_COUNTS):
         found = decisions[players]
         cut = int(len(found) * (1 - HELD_OUT))
         held_out = found.part(cut, len(found))
-        row = fit(found.part(0, cut), hidden, passes, seed)
+        path = fit_path(found.part(0, cut), hidden, passes, seed, CHECKPOINTS)
+        model[index] = path[-1]
+        checked = CHECK_GAMES_PER_MEASURED * measure_games
+        at, model[index] = strongest_on_path(model, players, path, checked, seed + CHECK_SEED)
+        kept_at[players] = round(at / CHECKPOINTS, 3)
         if len(held_out):
-            agreements[players] = round(agreement(row, hidden, held_out), 4)
-            losses[players] = round(log_loss(row, hidden, held_out), 4)
-        rows.append(row)
+            agreements[players] = round(agreement(model[index], hidden, held_out), 4)
+            losses[players] = round(log_loss(model[index], hidden, held_out), 4)
     fit_s = time.perf_counter() - started
-    model = np.stack(rows)
     figures = Measured(
         hidden,
         agreements,
         losses,
+        kept_at,
         win_share(model, "heuristic", measure_games, seed),
         win_share(model, "greedy", measure_games, seed),
         games_per_s(model, SPEED_GAMES, seed),
@@ -210,27 +268,41 @@ def train(
     passes: int = PASSES,
     measure_games: int = MEASURE_GAMES,
     teacher: str = TEACHER,
+    learner_games: int = 0,
+    label_iterations: int = STRONG_ITERATIONS,
     say: Callable[[str], None] = print,
     progress: bool = True,
 ) -> Training:
-    """The whole loop: play the teacher's games missing from the lake, describe their
-    decisions, fit and measure every size, write the one of best strength per millisecond."""
+    """The whole loop: play the teacher's games missing from the lake (and `learner_games`
+    of the shipped apprentice's, each of their decisions labelled by the strong search at
+    `label_iterations`: Expert Iteration's next round), describe their decisions, fit and
+    measure every size, write the one of best strength per millisecond."""
     started = time.perf_counter()
-    if games:
-        plan = Plan(games, agents=(teacher,), seed=seed, batch_size=max(1, min(50, games)))
-        simulate(lake, plan, workers, progress, executor)
+    for agent, count in ((teacher, games), (LEARNER, learner_games)):
+        if count:
+            plan = Plan(count, agents=(agent,), seed=seed, batch_size=max(1, min(50, count)))
+            simulate(lake, plan, workers, progress, executor)
+    own = own_games(lake, learner_games, seed) if learner_games else pl.DataFrame()
+    labels = (
+        label_games(lake, own, label_iterations, seed, workers, executor, progress)
+        if len(own)
+        else {}
+    )
     generated = time.perf_counter()
     played = teacher_games(lake, corpus, teacher)
-    if not len(played):
+    if not len(played) and not len(own):
         raise ValueError(f"no game with '{teacher}' at every seat to learn from")
     decisions = game_decisions_of(played)
+    if len(own):
+        labelled = game_decisions_of(own, labels)
+        decisions = {p: Decisions.joined([decisions[p], labelled[p]]) for p in PLAYER_COUNTS}
     described = time.perf_counter()
-    per_players = played.group_by("players").len()
-    counts = {int(p): int(n) for p, n in per_players.iter_rows()}
+    counts, own_counts = games_per_players(played), games_per_players(own)
     say(
         f"learning from {len(played):,} games of {teacher} "
-        f"({', '.join(f'{counts.get(p, 0):,} at {p} players' for p in PLAYER_COUNTS)}): "
-        f"{sum(len(d) for d in decisions.values()):,} decisions"
+        f"({', '.join(f'{counts.get(p, 0):,} at {p} players' for p in PLAYER_COUNTS)})"
+        + (f" and {len(own):,} of the apprentice's labelled by the search" if len(own) else "")
+        + f": {sum(len(d) for d in decisions.values()):,} decisions"
     )
     results = []
     for hidden in hidden_sizes:
@@ -239,7 +311,8 @@ def train(
         say(
             f"hidden {hidden}: vs heuristic {share:.3f} [{low:.3f}, {high:.3f}], "
             f"vs greedy {figures.vs_greedy[0]:.3f}, {figures.games_per_s:,.0f} games/s "
-            f"at 3 players, agreement {figures.agreement}, fitted in {figures.fit_s:.0f} s"
+            f"at 3 players, agreement {figures.agreement}, kept at {figures.kept_at} of "
+            f"the fit, fitted and checked in {figures.fit_s:.0f} s"
         )
         results.append((model, figures))
     model, kept = cheapest_as_strong(results)
@@ -250,6 +323,8 @@ def train(
         "decisions": {str(p): len(d) for p, d in decisions.items()},
         "seed": seed,
         "simulate_games": games,
+        "learner_games": own_counts,
+        "label_iterations": label_iterations if len(own) else None,
         "corpus": None if corpus is None else str(corpus.path.name),
         "passes": passes,
         "commit": commit_id(),

@@ -134,20 +134,30 @@ def _gradient(row: np.ndarray, hidden: int, decisions: Decisions) -> np.ndarray:
 def fit(decisions: Decisions, hidden: int, passes: int, seed: int) -> np.ndarray:
     """A model row fitted to the decisions by Adam, `passes` times over them in batches of
     whole decisions taken in a seeded random order."""
+    return fit_path(decisions, hidden, passes, seed, 1)[-1]
+
+
+def fit_path(
+    decisions: Decisions, hidden: int, passes: int, seed: int, checkpoints: int
+) -> list[np.ndarray]:
+    """The rows a fit (`fit`'s) passes through: the starting model, then one after every
+    `checkpoints`-th part of its steps, the last the fitted row."""
     rng = np.random.default_rng(seed)
     row = starting_model(hidden, seed)
     first = np.zeros_like(row)
     second = np.zeros_like(row)
-    step = 0
     starts = np.arange(0, len(decisions), BATCH)
-    for _ in range(passes):
-        for start in rng.permutation(starts):
-            batch = decisions.part(start, min(start + BATCH, len(decisions)))
-            gradient = _gradient(row, hidden, batch)
-            step += 1
-            first = 0.9 * first + 0.1 * gradient
-            second = 0.999 * second + 0.001 * gradient * gradient
-            corrected = first / (1 - 0.9**step)
-            spread = np.sqrt(second / (1 - 0.999**step)) + 1e-8
-            row -= LEARNING_RATE * corrected / spread
-    return row
+    order = np.concatenate([rng.permutation(starts) for _ in range(passes)])
+    marks = {int(len(order) * k / checkpoints) for k in range(1, checkpoints + 1)}
+    path = [row.copy()]
+    for step, start in enumerate(order, start=1):
+        batch = decisions.part(start, min(start + BATCH, len(decisions)))
+        gradient = _gradient(row, hidden, batch)
+        first = 0.9 * first + 0.1 * gradient
+        second = 0.999 * second + 0.001 * gradient * gradient
+        corrected = first / (1 - 0.9**step)
+        spread = np.sqrt(second / (1 - 0.999**step)) + 1e-8
+        row -= LEARNING_RATE * corrected / spread
+        if step in marks:
+            path.append(row.copy())
+    return path

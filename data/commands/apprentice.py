@@ -31,6 +31,7 @@ def _sizes(text: str) -> tuple[int, ...]:
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     from data.apprentice import HIDDEN_SIZES, MEASURE_GAMES, PASSES, TEACHER
+    from engine.agents.strong import STRONG_ITERATIONS
     from engine.kernel.apprentice import WEIGHTS
 
     actions = parser.add_subparsers(dest="action", metavar="ACTION", required=True)
@@ -42,7 +43,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "into the lake (2, 3 and 4 players in turn; those already there are not played "
         "again, so an interrupted run resumes), describe every decision of every such game "
         "in the lake (and in the corpus, unless --no-corpus), fit a model of each --hidden "
-        "width per player count, measure each at 2 players against heuristic and greedy "
+        "width per player count (keeping the point of the fit that plays best against "
+        "heuristic at that count), measure each at 2 players against heuristic and greedy "
         "and its speed, and write the cheapest that is not measurably weaker than the "
         "strongest, with the record of how it was made.",
     )
@@ -60,6 +62,24 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         default=1,
         metavar="S",
         help="the games' plan seed, and the fit's and the measure's (default 1)",
+    )
+    train.add_argument(
+        "--learner-games",
+        type=whole_number,
+        default=0,
+        metavar="N",
+        help="the next round (Expert Iteration): also play N games of the shipped apprentice "
+        "at every seat into the lake (plan --seed) and learn from the strong search's choice "
+        "at each of their decisions, searched once and kept in the lake (default 0; about 3 s "
+        "a 2-player game on one core; games already at this --seed are not played again, so "
+        "a round after new weights takes a new seed)",
+    )
+    train.add_argument(
+        "--label-iterations",
+        type=whole_number,
+        default=STRONG_ITERATIONS,
+        metavar="N",
+        help=f"the search's iterations a labelled decision (default {STRONG_ITERATIONS}, strong's)",
     )
     train.add_argument(
         "--teacher",
@@ -92,7 +112,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         type=whole_number,
         default=MEASURE_GAMES,
         metavar="N",
-        help=f"2-player games a pairing when measuring (default {MEASURE_GAMES})",
+        help=f"2-player games a pairing when measuring (default {MEASURE_GAMES}); each "
+        "point of a fit is checked on three times as many",
     )
     train.add_argument(
         "--out",
@@ -124,8 +145,10 @@ def _train(args: argparse.Namespace) -> int:
     from data.corpus import load_corpus
     from data.simulate import check_agents
 
-    if args.passes < 1 or args.measure_games < 2:
-        raise BadInput("--passes must be at least 1 and --measure-games at least 2")
+    if args.passes < 1 or args.measure_games < 2 or args.label_iterations < 1:
+        raise BadInput(
+            "--passes and --label-iterations must be at least 1 and --measure-games at least 2"
+        )
     check_agents([args.teacher])
     lake = open_lake_for_writing(args)
     corpus = None if args.no_corpus else load_corpus()
@@ -143,6 +166,8 @@ def _train(args: argparse.Namespace) -> int:
             passes=args.passes,
             measure_games=args.measure_games,
             teacher=args.teacher,
+            learner_games=args.learner_games,
+            label_iterations=args.label_iterations,
             say=_say,
         )
     print(
@@ -173,10 +198,16 @@ def _info(args: argparse.Namespace) -> int:
         f"learned from {made.get('games')} games of {made.get('teacher')} (by player count), "
         f"{made.get('decisions')} decisions, in {made.get('training_s')} s"
     )
+    if made.get("learner_games"):
+        print(
+            f"and from {made['learner_games']} games of the apprentice before it, labelled by "
+            f"the search at {made.get('label_iterations')} iterations a decision"
+        )
     for figures in made.get("measured", []):
         share, low, high = figures["vs_heuristic"]
         print(
             f"hidden {figures['hidden']}: vs heuristic {share:.3f} [{low:.3f}, {high:.3f}], "
-            f"vs greedy {figures['vs_greedy'][0]:.3f}, {figures['games_per_s']:,.0f} games/s"
+            f"vs greedy {figures['vs_greedy'][0]:.3f}, {figures['games_per_s']:,.0f} games/s, "
+            f"kept at {figures.get('kept_at')} of its fit by player count"
         )
     return EXIT_OK

@@ -319,11 +319,12 @@ def prior(scores, count, out) -> None:
 
 
 @kernel
-def game_decisions(state, rules, actions, learner, features, candidates, chosen) -> int:
+def game_decisions(state, rules, actions, labels, learner, features, candidates, chosen) -> int:
     """Replay one game's actions from the start, describing every decision of a seat with
-    `learner[seat]` set that had a choice: its candidates' features stacked into `features`
-    (decision d's rows at candidates[d]:candidates[d + 1]) and the row of the action taken
-    into `chosen`; returns how many decisions there were."""
+    `learner[seat]` set that had a choice and a label (`labels[k]`, the action the teacher
+    chose at the k-th action's position, -1 for none): its candidates' features stacked into
+    `features` (decision d's rows at candidates[d]:candidates[d + 1]) and the row of the
+    teacher's action into `chosen`; returns how many decisions there were."""
     legal = np.zeros(rules[ACTION_COUNT], dtype=np.int64)
     values = np.zeros(legal.shape[0], dtype=np.float64)
     unseen = np.zeros(rules[TILE_CODES], dtype=np.int64)
@@ -332,18 +333,20 @@ def game_decisions(state, rules, actions, learner, features, candidates, chosen)
     begin_game(state, rules)
     decisions = 0
     candidates[0] = 0
-    for action in actions:
+    for k in range(actions.shape[0]):
         phase = state[PHASE]
-        if (phase == TURN or phase == PLACE) and learner[state[TO_MOVE]]:
+        if (phase == TURN or phase == PLACE) and learner[state[TO_MOVE]] and labels[k] >= 0:
             count = legal_actions(state, rules, legal)
             if count > 1:
                 action_features(state, rules, unseen, legal, count, values, scratch, mind)
                 start = candidates[decisions]
+                chosen[decisions] = -1
                 for i in range(count):
                     features[start + i] = mind.features[i]
-                    if legal[i] == action:
+                    if legal[i] == labels[k]:
                         chosen[decisions] = start + i
-                candidates[decisions + 1] = start + count
-                decisions += 1
-        apply_action(state, rules, np.int64(action))
+                if chosen[decisions] >= 0:  # a label that is not legal here teaches nothing
+                    candidates[decisions + 1] = start + count
+                    decisions += 1
+        apply_action(state, rules, np.int64(actions[k]))
     return decisions

@@ -6,19 +6,22 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import numpy as np
 import pytest
 
-from data.apprentice import train
+from data.apprentice import strongest_on_path, train, win_share
 from data.cli import main
 from data.lake import Lake
 from engine.kernel.apprentice import load_weights, row_length
 from engine.kernel.batch import policy_games
+from engine.learning import starting_model
 from engine.rules import RuleSet
 
 
 @pytest.fixture(scope="module")
 def trained(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
-    """Six heuristic games (cheap, unlike the strong search's) as the teacher's."""
+    """Six heuristic games (cheap, unlike the strong search's) as the teacher's, and three of
+    the apprentice's labelled by a small search (the next round's)."""
     root = tmp_path_factory.mktemp("apprentice")
     lake, out = root / "lake", root / "weights.json"
     arguments = [
@@ -31,6 +34,10 @@ def trained(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
         "--games",
         "6",
         "--no-corpus",
+        "--learner-games",
+        "3",
+        "--label-iterations",
+        "20",
         "--hidden",
         "0,2",
         "--passes",
@@ -46,12 +53,13 @@ def trained(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
 
 def test_a_tiny_run_goes_end_to_end(trained: tuple[Path, Path]) -> None:
     lake, out = trained
-    assert len(Lake(lake).stored_ids()) == 6
+    assert len(Lake(lake).stored_ids()) == 9
     weights = load_weights(out)
     assert weights.hidden in (0, 2)
     assert weights.model.shape == (3, row_length(weights.hidden))
     made = weights.made
     assert made["teacher"] == "heuristic" and made["games"] == {"2": 2, "3": 2, "4": 2}
+    assert made["learner_games"] == {"2": 1, "3": 1, "4": 1} and made["label_iterations"] == 20
     assert [figures["hidden"] for figures in made["measured"]] == [0, 2]
     played = policy_games(2, RuleSet(), range(3), ["apprentice", "greedy"], weights.model)
     assert len(played.offsets) == 4
@@ -73,6 +81,21 @@ def test_a_rerun_plays_no_game_again(trained: tuple[Path, Path], tmp_path: Path)
         progress=False,
     )
     assert Lake(lake).batches() == before
+
+
+@pytest.mark.parametrize("players", [2, 3])
+def test_the_checkpoint_kept_is_the_one_that_plays_best(players: int) -> None:
+    """A row that plays the heuristic's choice and one that plays its worst: the first is
+    kept, wherever it lies on the path, and it beats the second by a wide margin."""
+    heuristic = starting_model(0, seed=1)
+    worst = -heuristic
+    model = np.stack([heuristic] * 3)
+    for path, expected in (([heuristic, worst], 0), ([worst, worst, heuristic], 2)):
+        at, row = strongest_on_path(model, players, path, 60, seed=3)
+        assert at == expected and np.array_equal(row, heuristic)
+    model[players - 2] = worst
+    share = win_share(model, "heuristic", 60, 3, players)[0]
+    assert share < 0.5 / (players - 1)
 
 
 def test_info_says_how_the_weights_were_made(trained: tuple[Path, Path], capsys) -> None:

@@ -25,7 +25,7 @@ from engine.kernel.apprentice import (
 )
 from engine.kernel.batch import policy_games
 from engine.kernel.replay import replay_games
-from engine.learning import Decisions, agreement, fit, starting_model
+from engine.learning import Decisions, agreement, fit, fit_path, starting_model
 from engine.rules import RuleSet
 from engine.state import Game
 from tests.engine.test_agents import _swap_hidden_tile, _turn_position
@@ -131,6 +131,20 @@ def test_a_fit_learns_the_feature_the_choices_follow(hidden: int) -> None:
     assert agreement(starting_model(hidden, seed=2), hidden, held_out) < 0.3
     row = fit(decisions.part(0, 2500), hidden, passes=10, seed=2)
     assert agreement(row, hidden, held_out) > 0.9
+
+
+def test_a_fits_path_starts_at_the_heuristics_choice_and_ends_at_the_fit() -> None:
+    rng = np.random.default_rng(3)
+    sizes = rng.integers(2, 6, size=600)
+    candidates = np.concatenate([[0], np.cumsum(sizes)])
+    features = rng.normal(size=(candidates[-1], FEATURES)).astype(np.float32)
+    chosen = candidates[:-1] + rng.integers(0, 2, size=600)
+    decisions = Decisions(features, candidates, chosen)
+    path = fit_path(decisions, 0, passes=2, seed=4, checkpoints=4)
+    assert len(path) == 5
+    assert np.array_equal(path[0], starting_model(0, seed=4))
+    assert np.array_equal(path[-1], fit(decisions, 0, passes=2, seed=4))
+    assert all(not np.array_equal(a, b) for a, b in zip(path, path[1:], strict=False))
 
 
 def test_a_guided_search_opens_the_apprentices_choices_and_plays_legally() -> None:
