@@ -192,7 +192,6 @@ def measure(
         cut = int(len(found) * (1 - HELD_OUT))
         held_out = found.part(cut, len(found))
         path = fit_path(found.part(0, cut), hidden, passes, seed, CHECKPOINTS)
-        model[index] = path[-1]
         checked = CHECK_GAMES_PER_MEASURED * measure_games
         at, model[index] = strongest_on_path(model, players, path, checked, seed + CHECK_SEED)
         kept_at[players] = round(at / CHECKPOINTS, 3)

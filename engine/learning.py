@@ -131,16 +131,11 @@ def _gradient(row: np.ndarray, hidden: int, decisions: Decisions) -> np.ndarray:
     return gradient
 
 
-def fit(decisions: Decisions, hidden: int, passes: int, seed: int) -> np.ndarray:
-    """A model row fitted to the decisions by Adam, `passes` times over them in batches of
-    whole decisions taken in a seeded random order."""
-    return fit_path(decisions, hidden, passes, seed, 1)[-1]
-
-
 def fit_path(
     decisions: Decisions, hidden: int, passes: int, seed: int, checkpoints: int
 ) -> list[np.ndarray]:
-    """The rows a fit (`fit`'s) passes through: the starting model, then one after every
+    """The rows a fit passes through, by Adam `passes` times over the decisions in batches of
+    whole decisions taken in a seeded random order: the starting model, then one after every
     `checkpoints`-th part of its steps, the last the fitted row."""
     rng = np.random.default_rng(seed)
     row = starting_model(hidden, seed)

@@ -20,7 +20,8 @@ from engine.rules import RuleSet
 
 @pytest.fixture(scope="module")
 def trained(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
-    """Six heuristic games (cheap, unlike the strong search's) as the teacher's, and three of
+    """Six greedy games (cheap, unlike the strong search's; not the heuristic, whose games the
+    apprentice's 2-player row, its choice, would repeat) as the teacher's, and three of
     the apprentice's labelled by a small search (the next round's)."""
     root = tmp_path_factory.mktemp("apprentice")
     lake, out = root / "lake", root / "weights.json"
@@ -30,7 +31,7 @@ def trained(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
         "--out",
         str(out),
         "--teacher",
-        "heuristic",
+        "greedy",
         "--games",
         "6",
         "--no-corpus",
@@ -58,7 +59,7 @@ def test_a_tiny_run_goes_end_to_end(trained: tuple[Path, Path]) -> None:
     assert weights.hidden in (0, 2)
     assert weights.model.shape == (3, row_length(weights.hidden))
     made = weights.made
-    assert made["teacher"] == "heuristic" and made["games"] == {"2": 2, "3": 2, "4": 2}
+    assert made["teacher"] == "greedy" and made["games"] == {"2": 2, "3": 2, "4": 2}
     assert made["learner_games"] == {"2": 1, "3": 1, "4": 1} and made["label_iterations"] == 20
     assert [figures["hidden"] for figures in made["measured"]] == [0, 2]
     played = policy_games(2, RuleSet(), range(3), ["apprentice", "greedy"], weights.model)
@@ -73,7 +74,7 @@ def test_a_rerun_plays_no_game_again(trained: tuple[Path, Path], tmp_path: Path)
         tmp_path / "again.json",
         games=6,
         seed=1,
-        teacher="heuristic",
+        teacher="greedy",
         hidden_sizes=(0,),
         passes=1,
         measure_games=10,
@@ -102,7 +103,7 @@ def test_info_says_how_the_weights_were_made(trained: tuple[Path, Path], capsys)
     _, out = trained
     assert main(["apprentice", "info", str(out), "--json"]) == 0
     summary = json.loads(capsys.readouterr().out)
-    assert summary["teacher"] == "heuristic" and summary["decisions"]["2"] > 0
+    assert summary["teacher"] == "greedy" and summary["decisions"]["2"] > 0
 
 
 def test_a_bad_weights_file_is_one_line_and_exit_2(tmp_path: Path, capsys) -> None:

@@ -25,7 +25,7 @@ from engine.kernel.apprentice import (
 )
 from engine.kernel.batch import policy_games
 from engine.kernel.replay import replay_games
-from engine.learning import Decisions, agreement, fit, fit_path, starting_model
+from engine.learning import Decisions, agreement, fit_path, starting_model
 from engine.rules import RuleSet
 from engine.state import Game
 from tests.engine.test_agents import _swap_hidden_tile, _turn_position
@@ -129,11 +129,11 @@ def test_a_fit_learns_the_feature_the_choices_follow(hidden: int) -> None:
     decisions = Decisions(features, candidates, chosen)
     held_out = decisions.part(2500, 3000)
     assert agreement(starting_model(hidden, seed=2), hidden, held_out) < 0.3
-    row = fit(decisions.part(0, 2500), hidden, passes=10, seed=2)
+    row = fit_path(decisions.part(0, 2500), hidden, passes=10, seed=2, checkpoints=1)[-1]
     assert agreement(row, hidden, held_out) > 0.9
 
 
-def test_a_fits_path_starts_at_the_heuristics_choice_and_ends_at_the_fit() -> None:
+def test_a_fits_path_starts_at_the_heuristics_choice_and_ends_where_the_fit_does() -> None:
     rng = np.random.default_rng(3)
     sizes = rng.integers(2, 6, size=600)
     candidates = np.concatenate([[0], np.cumsum(sizes)])
@@ -143,7 +143,7 @@ def test_a_fits_path_starts_at_the_heuristics_choice_and_ends_at_the_fit() -> No
     path = fit_path(decisions, 0, passes=2, seed=4, checkpoints=4)
     assert len(path) == 5
     assert np.array_equal(path[0], starting_model(0, seed=4))
-    assert np.array_equal(path[-1], fit(decisions, 0, passes=2, seed=4))
+    assert np.array_equal(path[-1], fit_path(decisions, 0, passes=2, seed=4, checkpoints=1)[-1])
     assert all(not np.array_equal(a, b) for a, b in zip(path, path[1:], strict=False))
 
 
