@@ -4,7 +4,8 @@ Iteration's labels: each game replayed, each seat with a choice searched from it
 Labels are cached in the lake per game, search budget and seed as
 `apprentice-labels/game_id=<id>/iterations=<n>-seed=<s>.parquet` (one row per action: the
 search's choice, -1 where nobody chose), written atomically, so a rerun labels only what is
-missing. Game ids are hashes of the moves, so a label stays valid while the search is the same.
+missing. Each file is stamped with the evaluator's version, which is raised whenever the search
+would choose otherwise; one made by another version is searched again.
 """
 
 from __future__ import annotations
@@ -20,11 +21,13 @@ from tqdm import tqdm
 
 from data.lake import Lake, replace_file_atomically
 from engine.agents.strong import Searcher
+from engine.evaluate import VERSION
 from engine.executors import Executor, LocalExecutor
 from engine.rules import RuleSet, rule_set
 from engine.state import Game
 
 FOLDER = "apprentice-labels"
+SEARCH = b"evaluator"  # the Parquet metadata key of the search's version (engine.evaluate's)
 NO_CHOICE = -1
 SEED_STRIDE = 100_003  # decision k of a game labelled at seed s searches on seed s × stride + k
 
@@ -62,11 +65,16 @@ def game_labels(job: LabelJob) -> tuple[int, np.ndarray]:
 
 
 def load_labels(lake: Lake, game_id: int, iterations: int, seed: int) -> np.ndarray | None:
-    """A game's stored labels at this budget and seed, or None if there are none."""
+    """A game's stored labels at this budget and seed, or None if there are none by today's
+    search."""
     path = _path(lake, game_id, iterations, seed)
-    if not path.exists():
+    if not path.exists() or (pq.read_schema(path).metadata or {}).get(SEARCH) != _stamp():
         return None
     return pq.read_table(path).column("label").to_numpy().astype(np.int64)
+
+
+def _stamp() -> bytes:
+    return str(VERSION).encode()
 
 
 def label_games(
@@ -98,7 +106,9 @@ def label_games(
     bar = tqdm(total=len(jobs), desc="labelling by the search", unit="game", disable=not progress)
     with bar:
         for game_id, found in executor.map_unordered(game_labels, jobs):
-            table = pa.table({"label": pa.array(found, type=pa.int16())})
+            table = pa.table(
+                {"label": pa.array(found, type=pa.int16())}, metadata={SEARCH: _stamp()}
+            )
             replace_file_atomically(table, _path(lake, game_id, iterations, seed))
             labels[game_id] = found.astype(np.int64)
             bar.update()

@@ -4,10 +4,11 @@ own games, searched once and kept in a real lake, and the decisions they describ
 from __future__ import annotations
 
 import numpy as np
+import pyarrow.parquet as pq
 import pytest
 
 from data.apprentice import game_decisions_of, own_games
-from data.apprentice_labels import FOLDER, NO_CHOICE, label_games
+from data.apprentice_labels import FOLDER, NO_CHOICE, SEARCH, label_games, load_labels
 from data.lake import Lake
 from data.simulate import Plan, simulate
 from engine.rules import RuleSet
@@ -49,6 +50,18 @@ def test_a_rerun_searches_nothing_again(labelled) -> None:
     again = label_games(lake, games, ITERATIONS, seed=1, progress=False)
     assert [path.stat().st_mtime_ns for path in files] == written
     assert all(np.array_equal(again[game_id], labels[game_id]) for game_id in labels)
+
+
+def test_labels_made_by_another_search_are_searched_again(labelled) -> None:
+    lake, games, labels = labelled
+    game_id = next(iter(labels))
+    path = next((lake.root / FOLDER / f"game_id={game_id}").glob("*.parquet"))
+    old = pq.read_table(path)
+    pq.write_table(old.replace_schema_metadata({SEARCH: b"0"}), path)
+    assert load_labels(lake, game_id, ITERATIONS, seed=1) is None
+    again = label_games(lake, games, ITERATIONS, seed=1, progress=False)
+    assert np.array_equal(again[game_id], labels[game_id])
+    assert np.array_equal(load_labels(lake, game_id, ITERATIONS, seed=1), labels[game_id])
 
 
 def test_the_decisions_are_taught_the_labels_not_the_moves_played(labelled) -> None:
