@@ -81,8 +81,7 @@ def teacher_games(lake: Lake, corpus: Corpus | None, teacher: str) -> pl.DataFra
     if not frames:
         return pl.DataFrame(schema=dict.fromkeys(columns, pl.String))
     joined = pl.concat(frames, how="vertical_relaxed")
-    alone = pl.col("line_up").str.split(",").list.eval(pl.element() == teacher).list.all()
-    return joined.filter(alone)
+    return joined.filter(at_every_seat(teacher))
 
 
 def own_games(lake: Lake, games: int, seed: int) -> pl.DataFrame:
@@ -90,8 +89,14 @@ def own_games(lake: Lake, games: int, seed: int) -> pl.DataFrame:
     found, _ = simulated_games(lake)
     if not len(found):
         return found
-    alone = pl.col("line_up").str.split(",").list.eval(pl.element() == LEARNER).list.all()
-    return found.filter(alone, pl.col("plan_seed") == seed, pl.col("index") < games)
+    return found.filter(
+        at_every_seat(LEARNER), pl.col("plan_seed") == seed, pl.col("index") < games
+    )
+
+
+def at_every_seat(agent: str) -> pl.Expr:
+    """Games whose line-up is the agent alone."""
+    return pl.col("line_up").str.split(",").list.eval(pl.element() == agent).list.all()
 
 
 def game_decisions_of(
